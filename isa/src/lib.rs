@@ -13,6 +13,7 @@ pub mod decode;
 pub mod disasm;
 pub mod encoding;
 pub mod exec;
+pub mod flat;
 pub mod fpu;
 pub mod op;
 pub mod state;

@@ -1,0 +1,1 @@
+//! PLACEHOLDER (being written): FlatBus, a simple test memory implementing Bus.
