@@ -1,1 +1,14 @@
-pub fn f(){}
+//! The Epiphany machine: cores with their SRAM and decode caches, external
+//! DRAM, the libgloss system calls, and the loop that runs them. The `epsim`
+//! command-line tool lives in `src/bin/epsim.rs`.
+
+pub mod config;
+pub mod core;
+pub mod disasm;
+pub mod machine;
+pub mod memory;
+pub mod syscall;
+
+pub use config::{Config, CoreId, FaultPolicy};
+pub use machine::{Machine, SimError, StopReason};
+pub use syscall::Syscalls;

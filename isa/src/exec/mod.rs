@@ -1,15 +1,124 @@
-//! PLACEHOLDER (being written): functional semantics.
+//! Functional semantics of every Epiphany-III/IV instruction.
+//!
+//! [`exec`] executes one pre-decoded [`Op`]: it mutates [`ArchState`], talks
+//! to memory through a [`Bus`], and tells the system what to do next with a
+//! [`Step`]. No timing, no memory map, no allocation, no panics.
+//!
+//! Model decisions owned here (each one argued in `isa/SEMANTICS.md`):
+//! * the contract with the system: exceptions are *returned*
+//!   ([`Step::Exception`], [`Step::Fault`]), never latched here; a faulting or
+//!   stalled access changes nothing; a split (remote) load applies its
+//!   post-modify at issue;
+//! * the hardware-loop rule ([`fallthrough`]) and the interrupt rules
+//!   ([`pending_interrupt`], [`enter_interrupt`], RTI);
+//! * alignment and odd-register checks of loads/stores, done before the bus
+//!   is touched.
+//!
+//! The families live in `alu` (integer ALU, moves), `branch` (conditions,
+//! branches, jumps), `loadstore`, `fpu` (FPU and integer-mode glue over
+//! [`crate::fpu`]) and `control` (system instructions, interrupts, loops).
+
+mod alu;
+mod branch;
+mod control;
+mod fpu;
+mod loadstore;
+
+pub use branch::cond_holds;
+pub use control::{enter_interrupt, fallthrough, pending_interrupt};
+pub use loadstore::complete_load;
+
+use crate::op::{AluOp, ShiftOp};
 use crate::{ArchState, Bus, Op, Step};
 
-/// Executes `op`, the instruction at `pc` of length `len` bytes.
+/// Executes `op`, the instruction at address `pc` of `len` bytes (2 or 4).
+///
+/// Reads and writes `s` (never `s.pc`: the system owns the PC and applies
+/// [`Step::Next`] through [`fallthrough`]) and performs memory accesses on
+/// `bus`. See [`Step`] for what each outcome asks of the system.
+#[inline]
 pub fn exec<B: Bus>(s: &mut ArchState, bus: &mut B, op: Op, pc: u32, len: u32) -> Step {
-    let _ = (s, bus, op, pc, len);
-    Step::Next
-}
+    match op {
+        // ---- control flow ----
+        Op::Bcond { cond, disp } => branch::bcond(s, cond, disp, pc, len),
+        Op::Jr { rn } => branch::jr(s, rn),
+        Op::Jalr { rn } => branch::jalr(s, rn, pc, len),
 
-/// Next PC after an instruction at `pc` of `len` bytes fell through,
-/// applying the hardware-loop rule.
-pub fn fallthrough(s: &mut ArchState, pc: u32, len: u32) -> u32 {
-    let _ = s;
-    pc.wrapping_add(len)
+        // ---- integer ALU ----
+        Op::Alu { op, rd, rn, rm } => match op {
+            AluOp::Add => alu::add(s, rd, rn, rm),
+            AluOp::Sub => alu::sub(s, rd, rn, rm),
+            AluOp::And => alu::and(s, rd, rn, rm),
+            AluOp::Orr => alu::orr(s, rd, rn, rm),
+            AluOp::Eor => alu::eor(s, rd, rn, rm),
+            AluOp::Asr => alu::asr(s, rd, rn, rm),
+            AluOp::Lsr => alu::lsr(s, rd, rn, rm),
+            AluOp::Lsl => alu::lsl(s, rd, rn, rm),
+        },
+        Op::AddImm { rd, rn, imm } => alu::add_imm(s, rd, rn, imm),
+        Op::SubImm { rd, rn, imm } => alu::sub_imm(s, rd, rn, imm),
+        Op::ShiftImm { op, rd, rn, amount } => match op {
+            ShiftOp::Lsr => alu::lsr_imm(s, rd, rn, amount),
+            ShiftOp::Lsl => alu::lsl_imm(s, rd, rn, amount),
+            ShiftOp::Asr => alu::asr_imm(s, rd, rn, amount),
+        },
+        Op::Bitr { rd, rn } => alu::bitr(s, rd, rn),
+        Op::MovImm { rd, imm } => alu::mov_imm(s, rd, imm),
+        Op::Movt { rd, imm } => alu::movt(s, rd, imm),
+        Op::MovCond { cond, rd, rn } => alu::mov_cond(s, cond, rd, rn),
+        Op::Movts { sreg, rn } => control::movts(s, bus, sreg, rn),
+        Op::Movfs { rd, sreg } => control::movfs(s, bus, rd, sreg),
+
+        // ---- loads and stores ----
+        Op::Ld { size, rd, rn, off } => loadstore::ld_disp(s, bus, size, rd, rn, off),
+        Op::LdX {
+            size,
+            rd,
+            rn,
+            rm,
+            sub,
+        } => loadstore::ld_index(s, bus, size, rd, rn, rm, sub),
+        Op::LdP {
+            size,
+            rd,
+            rn,
+            rm,
+            sub,
+        } => loadstore::ld_post_reg(s, bus, size, rd, rn, rm, sub),
+        Op::LdPi { size, rd, rn, off } => loadstore::ld_post_disp(s, bus, size, rd, rn, off),
+        Op::St { size, rd, rn, off } => loadstore::st_disp(s, bus, size, rd, rn, off),
+        Op::StX {
+            size,
+            rd,
+            rn,
+            rm,
+            sub,
+        } => loadstore::st_index(s, bus, size, rd, rn, rm, sub),
+        Op::StP {
+            size,
+            rd,
+            rn,
+            rm,
+            sub,
+        } => loadstore::st_post_reg(s, bus, size, rd, rn, rm, sub),
+        Op::StPi { size, rd, rn, off } => loadstore::st_post_disp(s, bus, size, rd, rn, off),
+        Op::TestSet { rd, rn, rm, sub } => loadstore::testset(s, bus, rd, rn, rm, sub),
+
+        // ---- FPU / IALU2 ----
+        Op::Fpu { op, rd, rn, rm } => fpu::fpu(s, op, rd, rn, rm),
+
+        // ---- system ----
+        Op::Nop => Step::Next,
+        Op::Idle => control::idle(s),
+        Op::Gie => control::gie(s),
+        Op::Gid => control::gid(s),
+        Op::Rti => control::rti(s),
+        Op::Swi { .. } => control::swi(),
+        Op::Trap { num } => Step::Trap { num },
+        Op::Bkpt => Step::Bkpt,
+        Op::Mbkpt => Step::Mbkpt,
+        Op::Wand => control::wand(s),
+        Op::Sync => Step::Sync,
+        Op::Unimpl => control::unimpl(),
+    }
 }

@@ -1,1 +1,136 @@
-fn main(){}
+//! `epsim`: run and inspect Epiphany programs.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use epsim_sim::{Config, FaultPolicy, Machine, StopReason, Syscalls};
+
+/// Exit status when `--max-cycles` stops the run (as timeout(1)).
+const EXIT_CYCLE_LIMIT: u8 = 124;
+/// Exit status when a guest fault or breakpoint stops the run.
+const EXIT_GUEST_FAULT: u8 = 125;
+/// Exit status when the program cannot be loaded.
+const EXIT_LOAD_ERROR: u8 = 126;
+
+#[derive(Parser)]
+#[command(name = "epsim", version, about = "A cycle-accurate simulator of the Adapteva Epiphany manycore")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a single-core program on the first core of a Parallella's E16G301.
+    Run {
+        /// The Epiphany ELF file.
+        program: PathBuf,
+        /// Stop after this many simulated cycles (exit status 124).
+        #[arg(long, value_name = "N")]
+        max_cycles: Option<u64>,
+        /// Print instructions retired and simulated cycles to stderr at the end.
+        #[arg(long)]
+        stats: bool,
+        /// What a guest fault does: stop with a diagnostic, or raise the
+        /// architectural exception for the program's own handler.
+        #[arg(long, value_enum, default_value_t = OnFault::Stop)]
+        on_fault: OnFault,
+        /// Arguments passed to the program (after `--`).
+        #[arg(last = true)]
+        args: Vec<String>,
+    },
+    /// Disassemble a program's executable segments, with symbols.
+    Disasm {
+        /// The Epiphany ELF file.
+        program: PathBuf,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OnFault {
+    Stop,
+    Raise,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Run { program, max_cycles, stats, on_fault, args } => {
+            run(&program, max_cycles, stats, on_fault, args)
+        }
+        Command::Disasm { program } => disasm(&program),
+    }
+}
+
+fn run(
+    program: &Path,
+    max_cycles: Option<u64>,
+    stats: bool,
+    on_fault: OnFault,
+    args: Vec<String>,
+) -> ExitCode {
+    let mut config = Config::parallella16();
+    config.fault_policy = match on_fault {
+        OnFault::Stop => FaultPolicy::Stop,
+        OnFault::Raise => FaultPolicy::Raise,
+    };
+    let plan = match epsim_loader::load_file(program, &config.load_target()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("epsim: {e}");
+            return ExitCode::from(EXIT_LOAD_ERROR);
+        }
+    };
+    let argv = std::iter::once(program.display().to_string()).chain(args).collect();
+    let mut m = Machine::single_core(config, Syscalls::inherit(argv));
+    if let Err(e) = m.load(&plan, program) {
+        eprintln!("epsim: {e}");
+        return ExitCode::from(EXIT_LOAD_ERROR);
+    }
+    let stop = m.run(max_cycles);
+    if stats {
+        eprintln!("epsim: instructions retired: {}", m.instret());
+        eprintln!("epsim: simulated cycles:     {}", m.now);
+    }
+    match stop {
+        StopReason::Exit { status, .. } => ExitCode::from(status as u8),
+        StopReason::Signalled { core, signal } => {
+            eprintln!("epsim: {core}: program terminated by signal {signal}");
+            ExitCode::from(128u8.wrapping_add(signal as u8))
+        }
+        StopReason::CycleLimit { cycles } => {
+            eprintln!("epsim: stopped after {cycles} cycles (--max-cycles); the program did not finish");
+            ExitCode::from(EXIT_CYCLE_LIMIT)
+        }
+        StopReason::AllIdle => {
+            eprintln!("epsim: every core is idle and nothing can wake it; the program did not exit");
+            ExitCode::from(EXIT_GUEST_FAULT)
+        }
+        StopReason::AllHalted => {
+            eprintln!("epsim: every core is halted; the program did not exit");
+            ExitCode::from(EXIT_GUEST_FAULT)
+        }
+        StopReason::Breakpoint { core, pc } => {
+            eprintln!("epsim: {core}: breakpoint at pc {pc:#010x}");
+            ExitCode::from(EXIT_GUEST_FAULT)
+        }
+        StopReason::Fault(f) => {
+            eprintln!("epsim: guest fault: {f}");
+            ExitCode::from(EXIT_GUEST_FAULT)
+        }
+    }
+}
+
+fn disasm(program: &Path) -> ExitCode {
+    let config = Config::parallella16();
+    let plan = match epsim_loader::load_file(program, &config.load_target()) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("epsim: {e}");
+            return ExitCode::from(EXIT_LOAD_ERROR);
+        }
+    };
+    print!("{}", epsim_sim::disasm::listing(&plan));
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,109 @@
+//! Machine configuration: the chip geometry, memory sizes and policies.
+
+use serde::{Deserialize, Serialize};
+
+/// A core's mesh coordinates. Its id is `row << 6 | col`, the top 12 bits
+/// of its global addresses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct CoreId {
+    pub row: u32,
+    pub col: u32,
+}
+
+impl CoreId {
+    pub const fn new(row: u32, col: u32) -> CoreId {
+        CoreId { row, col }
+    }
+    /// The 12-bit core id.
+    pub const fn bits(self) -> u32 {
+        (self.row << 6) | self.col
+    }
+    pub const fn from_bits(id: u32) -> CoreId {
+        CoreId { row: (id >> 6) & 63, col: id & 63 }
+    }
+    /// Base of this core's global address window.
+    pub const fn global_base(self) -> u32 {
+        self.bits() << 20
+    }
+}
+
+impl std::fmt::Display for CoreId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "core ({},{}) {:#05x}", self.row, self.col, self.bits())
+    }
+}
+
+/// What happens when a guest program faults (illegal instruction, unmapped
+/// or misaligned access).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FaultPolicy {
+    /// Stop the run with a diagnostic naming core, PC, instruction and
+    /// address (the default: what a user debugging a program wants).
+    #[default]
+    Stop,
+    /// Model the hardware: latch the software exception (EXCAUSE, ILAT[1])
+    /// and let the program's own handler run.
+    Raise,
+}
+
+/// Everything that shapes a machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Config {
+    /// Mesh row of the chip's first (north-west) core.
+    pub first_row: u32,
+    /// Mesh column of the chip's first core.
+    pub first_col: u32,
+    pub rows: u32,
+    pub cols: u32,
+    /// Bytes of SRAM per core.
+    pub sram_size: u32,
+    /// Base address of the external DRAM window.
+    pub ext_base: u32,
+    /// Bytes of external DRAM.
+    pub ext_size: u32,
+    /// Core clock, for converting cycles to time.
+    pub clock_hz: u64,
+    pub fault_policy: FaultPolicy,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::parallella16()
+    }
+}
+
+impl Config {
+    /// The E16G301 on a Parallella board: 4x4 cores at rows 32-35, columns
+    /// 8-11, 32 KB SRAM each, 32 MB DRAM at 0x8e000000, 600 MHz.
+    pub fn parallella16() -> Config {
+        Config {
+            first_row: 32,
+            first_col: 8,
+            rows: 4,
+            cols: 4,
+            sram_size: 0x8000,
+            ext_base: 0x8e00_0000,
+            ext_size: 32 << 20,
+            clock_hz: 600_000_000,
+            fault_policy: FaultPolicy::Stop,
+        }
+    }
+
+    /// The chip's first core, where single-core programs run.
+    pub fn first_core(&self) -> CoreId {
+        CoreId::new(self.first_row, self.first_col)
+    }
+
+    /// The loader's view of this machine.
+    pub fn load_target(&self) -> epsim_loader::Target {
+        epsim_loader::Target {
+            sram_size: self.sram_size,
+            first_row: self.first_row,
+            first_col: self.first_col,
+            rows: self.rows,
+            cols: self.cols,
+            ext_base: self.ext_base,
+            ext_size: self.ext_size,
+        }
+    }
+}

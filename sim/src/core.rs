@@ -1,0 +1,532 @@
+//! One e-core: architectural state, its SRAM with the decode cache, its
+//! memory-mapped registers, and the functional execution loop.
+//!
+//! Model decisions owned here: how a core's addresses are classified
+//! (local SRAM, its own registers, its own global window, external DRAM,
+//! anything else unmapped), how each `Step` the semantics report is acted
+//! on, and when interrupts are taken (between instructions).
+
+use epsim_isa::exec::{enter_interrupt, exec, fallthrough, pending_interrupt};
+use epsim_isa::state::{irq, sreg, status};
+use epsim_isa::{Access, ArchState, Bus, Decoded, Excause, MemFault, Size, Sreg, Step};
+
+use crate::config::{CoreId, FaultPolicy};
+use crate::memory::CodeMem;
+use crate::syscall::GuestMemory;
+
+/// Start of the memory-mapped register window in a core's local space.
+pub const MMR_BASE: u32 = 0xF0000;
+/// End (exclusive) of the memory-mapped register window.
+pub const MMR_END: u32 = 0xF1000;
+
+/// DEBUGSTATUS bit 0: the core is halted.
+const DEBUG_HALT: u32 = 1;
+
+/// Whether a core is executing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunState {
+    Running,
+    /// Executed IDLE; wakes on an unmasked interrupt.
+    Idle,
+    /// Halted (BKPT, DEBUGCMD, exit): fetches nothing until resumed.
+    Halted,
+}
+
+/// Memory-mapped registers that are not part of [`ArchState`]: DMA,
+/// memory-protection and mesh-node registers (groups 1-3), kept so software
+/// reads back what it wrote.
+#[derive(Clone, Debug, Default)]
+pub struct OtherRegs {
+    pub dma: [u32; 16],
+    pub mem: [u32; 3],
+    pub meshconfig: u32,
+    pub multicast: u32,
+}
+
+/// Per-core counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoreStats {
+    pub instret: u64,
+    pub cycles: u64,
+}
+
+/// One core.
+pub struct Core {
+    pub id: CoreId,
+    pub state: ArchState,
+    pub sram: CodeMem,
+    pub regs: OtherRegs,
+    pub run: RunState,
+    pub stats: CoreStats,
+}
+
+/// Why a core's execution loop returned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoreExit {
+    /// The instruction budget ran out.
+    Budget,
+    /// The core executed IDLE and no interrupt can wake it by itself.
+    Idle,
+    /// TRAP n at `pc`: the machine services it and resumes.
+    Trap { num: u8, pc: u32 },
+    /// The core stopped on a guest fault (fault policy `Stop`).
+    Fault(GuestFault),
+    /// BKPT or MBKPT at `pc`; the core is halted.
+    Breakpoint { pc: u32 },
+    /// Halted by a write to DEBUGCMD.
+    Halted,
+}
+
+/// A guest fault: what went wrong, where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GuestFault {
+    pub core: CoreId,
+    pub pc: u32,
+    /// The instruction word (first halfword low).
+    pub word: u32,
+    pub kind: FaultKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// A data access faulted.
+    Access { addr: u32, fault: MemFault },
+    /// Instruction fetch from an address no memory answers, or odd.
+    Fetch { fault: MemFault },
+    /// An unimplemented instruction.
+    Unimplemented,
+    /// An FPU exception enabled in CONFIG.
+    Fpu,
+}
+
+impl std::fmt::Display for GuestFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let insn = |f: &mut std::fmt::Formatter<'_>| -> std::fmt::Result {
+            let d = epsim_isa::decode(self.word);
+            let w = if d.len == 2 {
+                format!("{:04x}", self.word & 0xffff)
+            } else {
+                format!("{:08x}", self.word)
+            };
+            write!(f, "instruction {w} `{}`", d.disasm(self.pc, self.word))
+        };
+        match self.kind {
+            FaultKind::Access { addr, fault } => {
+                let what = match fault {
+                    MemFault::Unmapped => "access to unmapped address",
+                    MemFault::Unaligned => "misaligned access to address",
+                    MemFault::Protected => "access not allowed to address",
+                };
+                write!(f, "{} at pc {:#010x}: {what} {addr:#010x}, ", self.core, self.pc)?;
+                insn(f)
+            }
+            FaultKind::Fetch { fault } => {
+                let what = match fault {
+                    MemFault::Unaligned => "misaligned instruction fetch",
+                    _ => "instruction fetch from unmapped address",
+                };
+                write!(f, "{}: {what} at pc {:#010x}", self.core, self.pc)
+            }
+            FaultKind::Unimplemented => {
+                write!(f, "{} at pc {:#010x}: illegal ", self.core, self.pc)?;
+                insn(f)
+            }
+            FaultKind::Fpu => {
+                write!(f, "{} at pc {:#010x}: FPU exception, ", self.core, self.pc)?;
+                insn(f)
+            }
+        }
+    }
+}
+
+/// Where an address leads, seen from one core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    Sram(u32),
+    Mmr(u32),
+    Dram(u32),
+    Unmapped,
+}
+
+/// The memories a core reaches besides its own.
+pub struct Shared<'a> {
+    pub dram: &'a mut CodeMem,
+    pub ext_base: u32,
+}
+
+/// The bus of one core during one execution batch.
+pub struct CoreBus<'a> {
+    id_bits: u32,
+    sram: &'a mut CodeMem,
+    regs: &'a mut OtherRegs,
+    dram: &'a mut CodeMem,
+    ext_base: u32,
+    /// Set when a register write asks the core to halt.
+    halt_requested: bool,
+}
+
+impl CoreBus<'_> {
+    #[inline(always)]
+    fn place(&self, addr: u32, len: u32) -> Place {
+        let hi = addr >> 20;
+        if hi == 0 || hi == self.id_bits {
+            let off = addr & 0xF_FFFF;
+            if self.sram.contains(off, len) {
+                return Place::Sram(off);
+            }
+            if (MMR_BASE..MMR_END).contains(&off) {
+                return Place::Mmr(off);
+            }
+            return Place::Unmapped;
+        }
+        let ext = addr.wrapping_sub(self.ext_base);
+        if self.dram.contains(ext, len) {
+            return Place::Dram(ext);
+        }
+        Place::Unmapped
+    }
+
+    fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
+        let w = (off - MMR_BASE) / 4;
+        match off - MMR_BASE {
+            0x000..=0x0FF => Some(s.r[w as usize]),
+            0x400..=0x4FF => {
+                let i = w - 0x100;
+                s.read_core_sreg(i).or(match i {
+                    // write-only registers read as zero
+                    sreg::ILATST | sreg::ILATCL | sreg::FSTATUS | sreg::DEBUGCMD => Some(0),
+                    _ => None,
+                })
+            }
+            0x500..=0x53F => Some(self.regs.dma[(w - 0x140) as usize]),
+            0x600..=0x60B => Some(self.regs.mem[(w - 0x180) as usize]),
+            0x700 => Some(self.regs.meshconfig),
+            0x704 => Some(self.id_bits),
+            0x708 => Some(self.regs.multicast),
+            0x70C => Some(0),
+            _ => None,
+        }
+    }
+
+    fn mmr_write(&mut self, s: &mut ArchState, off: u32, v: u32) -> bool {
+        let w = (off - MMR_BASE) / 4;
+        match off - MMR_BASE {
+            0x000..=0x0FF => s.r[w as usize] = v,
+            0x400..=0x4FF => {
+                let i = w - 0x100;
+                if !s.write_core_sreg(i, v) {
+                    match i {
+                        sreg::PC => s.pc = v,
+                        sreg::DEBUGCMD => {
+                            if v & 3 == 1 {
+                                s.debugstatus |= DEBUG_HALT;
+                                self.halt_requested = true;
+                            } else if v & 3 == 0 {
+                                s.debugstatus &= !DEBUG_HALT;
+                            }
+                        }
+                        _ => return false,
+                    }
+                }
+            }
+            0x500..=0x53F => self.regs.dma[(w - 0x140) as usize] = v,
+            0x600..=0x60B => self.regs.mem[(w - 0x180) as usize] = v,
+            0x700 => self.regs.meshconfig = v,
+            0x708 => self.regs.multicast = v & 0xfff,
+            0x70C => {}
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl Bus for CoreBus<'_> {
+    #[inline(always)]
+    fn load(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
+        let len = size.bytes();
+        match self.place(addr, len) {
+            Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
+            Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
+            Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
+                Some(v) => Access::Ready(v as u64),
+                None => Access::Fault(MemFault::Unmapped),
+            },
+            Place::Mmr(_) => Access::Fault(MemFault::Protected),
+            Place::Unmapped => Access::Fault(MemFault::Unmapped),
+        }
+    }
+
+    #[inline(always)]
+    fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
+        let len = size.bytes();
+        match self.place(addr, len) {
+            Place::Sram(off) => self.sram.write(off, len, value),
+            Place::Dram(off) => self.dram.write(off, len, value),
+            Place::Mmr(off) if size == Size::Word => {
+                if !self.mmr_write(s, off, value as u32) {
+                    return Access::Fault(MemFault::Unmapped);
+                }
+            }
+            Place::Mmr(_) => return Access::Fault(MemFault::Protected),
+            Place::Unmapped => return Access::Fault(MemFault::Unmapped),
+        }
+        Access::Ready(())
+    }
+
+    fn testset(&mut self, _s: &mut ArchState, addr: u32, value: u32) -> Access<u32> {
+        // TESTSET needs a global address (isa.md §2.6).
+        if addr >> 20 == 0 {
+            return Access::Fault(MemFault::Protected);
+        }
+        let (mem, off) = match self.place(addr, 4) {
+            Place::Sram(off) => (&mut *self.sram, off),
+            Place::Dram(off) => (&mut *self.dram, off),
+            Place::Mmr(_) => return Access::Fault(MemFault::Protected),
+            Place::Unmapped => return Access::Fault(MemFault::Unmapped),
+        };
+        let old = mem.read(off, 4) as u32;
+        if old == 0 {
+            mem.write(off, 4, value as u64);
+        }
+        Access::Ready(old)
+    }
+
+    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> u32 {
+        // Reserved special registers read as zero.
+        self.mmr_read(s, sreg.mmr_addr()).unwrap_or(0)
+    }
+
+    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) {
+        // Writes to reserved or read-only special registers are ignored.
+        let _ = self.mmr_write(s, sreg.mmr_addr(), value);
+    }
+}
+
+impl GuestMemory for CoreBus<'_> {
+    fn read_guest(&mut self, addr: u32, len: u32) -> Option<Vec<u8>> {
+        match self.place(addr, len.max(1)) {
+            Place::Sram(off) => Some(self.sram.read_bytes(off, len).to_vec()),
+            Place::Dram(off) => Some(self.dram.read_bytes(off, len).to_vec()),
+            _ => None,
+        }
+    }
+
+    fn write_guest(&mut self, addr: u32, data: &[u8]) -> bool {
+        match self.place(addr, (data.len() as u32).max(1)) {
+            Place::Sram(off) => self.sram.write_bytes(off, data),
+            Place::Dram(off) => self.dram.write_bytes(off, data),
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl Core {
+    pub fn new(id: CoreId, sram_size: u32) -> Core {
+        Core {
+            id,
+            state: ArchState::new(),
+            sram: CodeMem::new(sram_size),
+            regs: OtherRegs { meshconfig: 2, ..OtherRegs::default() },
+            run: RunState::Halted,
+            stats: CoreStats::default(),
+        }
+    }
+
+    /// A bus for this core over the shared memories.
+    pub fn bus<'a>(&'a mut self, shared: &'a mut Shared<'_>) -> (&'a mut ArchState, CoreBus<'a>) {
+        (
+            &mut self.state,
+            CoreBus {
+                id_bits: self.id.bits(),
+                sram: &mut self.sram,
+                regs: &mut self.regs,
+                dram: shared.dram,
+                ext_base: shared.ext_base,
+                halt_requested: false,
+            },
+        )
+    }
+
+    /// Starts the core at `pc` as a reset does: running, interrupts enabled
+    /// at the global level, IMASK as e-hal leaves it.
+    pub fn start(&mut self, pc: u32) {
+        self.state.pc = pc;
+        self.state.set_bit(status::ACTIVE, true);
+        self.state.debugstatus &= !DEBUG_HALT;
+        self.run = RunState::Running;
+    }
+
+    /// Halts the core.
+    pub fn halt(&mut self) {
+        self.state.debugstatus |= DEBUG_HALT;
+        self.run = RunState::Halted;
+    }
+
+    /// Executes up to `budget` instructions functionally (one cycle each),
+    /// returning why it stopped.
+    pub fn run_functional(
+        &mut self,
+        shared: &mut Shared<'_>,
+        budget: u64,
+        policy: FaultPolicy,
+    ) -> CoreExit {
+        let id = self.id;
+        let mut retired = 0u64;
+        let exit = 'run: {
+            if self.run == RunState::Idle && !self.wake() {
+                break 'run CoreExit::Idle;
+            }
+            if self.run == RunState::Halted {
+                break 'run CoreExit::Halted;
+            }
+            let (s, mut bus) = self.bus(shared);
+            while retired < budget {
+                let pc = s.pc;
+                let d = match fetch(&mut bus, pc) {
+                    Ok(d) => d,
+                    Err(fault) => {
+                        break 'run CoreExit::Fault(GuestFault {
+                            core: id,
+                            pc,
+                            word: 0,
+                            kind: FaultKind::Fetch { fault },
+                        });
+                    }
+                };
+                let len = d.len as u32;
+                let step = exec(s, &mut bus, d.op, pc, len);
+                retired += 1;
+                match step {
+                    Step::Next => s.pc = fallthrough(s, pc, len),
+                    Step::Jump { target } => s.pc = target,
+                    Step::Trap { num } => {
+                        s.pc = pc.wrapping_add(len);
+                        break 'run CoreExit::Trap { num, pc };
+                    }
+                    Step::Idle => {
+                        s.pc = pc.wrapping_add(len);
+                        if !wake_now(s) {
+                            // Still the IDLE: the caller sees an idle core.
+                            drop(bus);
+                            self.run = RunState::Idle;
+                            break 'run CoreExit::Idle;
+                        }
+                    }
+                    Step::Exception(Excause::Swi) => {
+                        s.pc = pc.wrapping_add(len);
+                        s.raise_exception(Excause::Swi);
+                    }
+                    Step::Exception(cause) => {
+                        if policy == FaultPolicy::Stop {
+                            let kind = if cause == Excause::Fpu {
+                                // the result is written; report after it
+                                s.pc = pc.wrapping_add(len);
+                                FaultKind::Fpu
+                            } else {
+                                FaultKind::Unimplemented
+                            };
+                            let word = instruction_word(&bus, pc);
+                            break 'run CoreExit::Fault(GuestFault { core: id, pc, word, kind });
+                        }
+                        s.pc = pc.wrapping_add(len);
+                        s.raise_exception(cause);
+                    }
+                    Step::Fault { addr, fault } => {
+                        if policy == FaultPolicy::Stop {
+                            let word = instruction_word(&bus, pc);
+                            let kind = FaultKind::Access { addr, fault };
+                            break 'run CoreExit::Fault(GuestFault { core: id, pc, word, kind });
+                        }
+                        s.pc = pc.wrapping_add(len);
+                        s.raise_exception(match fault {
+                            MemFault::Unaligned => Excause::Unaligned,
+                            _ => Excause::IllegalAccess,
+                        });
+                    }
+                    Step::Bkpt | Step::Mbkpt => {
+                        s.pc = pc.wrapping_add(len);
+                        s.debugstatus |= DEBUG_HALT;
+                        drop(bus);
+                        self.run = RunState::Halted;
+                        break 'run CoreExit::Breakpoint { pc };
+                    }
+                    Step::Wand => {
+                        // A single core is its own group: the barrier is
+                        // complete as soon as it arrives.
+                        s.pc = fallthrough(s, pc, len);
+                        s.ilat |= 1 << irq::WAND;
+                    }
+                    Step::Sync => {
+                        s.pc = fallthrough(s, pc, len);
+                        s.ilat |= 1 << irq::SYNC;
+                    }
+                    Step::LoadPending { .. } | Step::Stall => {
+                        unreachable!("invariant: the functional bus never defers an access")
+                    }
+                }
+                if bus.halt_requested {
+                    drop(bus);
+                    self.run = RunState::Halted;
+                    break 'run CoreExit::Halted;
+                }
+                if s.ilat != 0 {
+                    if let Some(n) = pending_interrupt(s) {
+                        let ret = s.pc;
+                        enter_interrupt(s, n, ret);
+                    }
+                }
+            }
+            CoreExit::Budget
+        };
+        self.stats.instret += retired;
+        self.stats.cycles += retired;
+        exit
+    }
+
+    /// An idle core takes a pending interrupt if it can; true if it woke.
+    fn wake(&mut self) -> bool {
+        if wake_now(&mut self.state) {
+            self.run = RunState::Running;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Takes a pending interrupt on an idle core (returning into the
+/// instruction after IDLE); true if one was taken.
+fn wake_now(s: &mut ArchState) -> bool {
+    match pending_interrupt(s) {
+        Some(n) => {
+            let ret = s.pc;
+            enter_interrupt(s, n, ret);
+            true
+        }
+        None => false,
+    }
+}
+
+/// The decoded instruction at `pc`, through the decode cache of the memory
+/// that holds it.
+#[inline(always)]
+fn fetch(bus: &mut CoreBus<'_>, pc: u32) -> Result<Decoded, MemFault> {
+    if pc & 1 != 0 {
+        return Err(MemFault::Unaligned);
+    }
+    match bus.place(pc, 2) {
+        Place::Sram(off) => Ok(bus.sram.fetch(off)),
+        Place::Dram(off) => Ok(bus.dram.fetch(off)),
+        _ => Err(MemFault::Unmapped),
+    }
+}
+
+/// The instruction word at `pc` for diagnostics (0 if unreadable).
+fn instruction_word(bus: &CoreBus<'_>, pc: u32) -> u32 {
+    match bus.place(pc, 2) {
+        Place::Sram(off) => bus.sram.word_for_decode(off),
+        Place::Dram(off) => bus.dram.word_for_decode(off),
+        _ => 0,
+    }
+}
