@@ -11,7 +11,7 @@ use epsim_isa::state::{irq, sreg, status};
 use epsim_isa::{Access, ArchState, Bus, Decoded, Excause, MemFault, Size, Sreg, Step};
 
 use crate::config::{CoreId, FaultPolicy};
-use crate::memory::CodeMem;
+use crate::memory::{CodeMem, EMPTY};
 use crate::syscall::GuestMemory;
 
 /// Start of the memory-mapped register window in a core's local space.
@@ -383,17 +383,12 @@ impl Core {
             let (s, mut bus) = self.bus(shared);
             while retired < budget {
                 let pc = s.pc;
-                let d = match fetch(&mut bus, pc) {
-                    Ok(d) => d,
-                    Err(fault) => {
-                        break 'run CoreExit::Fault(GuestFault {
-                            core: id,
-                            pc,
-                            word: 0,
-                            kind: FaultKind::Fetch { fault },
-                        });
-                    }
-                };
+                let d = fetch(&mut bus, pc);
+                if d.len == 0 {
+                    let fault = if pc & 1 != 0 { MemFault::Unaligned } else { MemFault::Unmapped };
+                    let kind = FaultKind::Fetch { fault };
+                    break 'run CoreExit::Fault(GuestFault { core: id, pc, word: 0, kind });
+                }
                 let len = d.len as u32;
                 let step = exec(s, &mut bus, d.op, pc, len);
                 retired += 1;
@@ -470,7 +465,7 @@ impl Core {
                     self.run = RunState::Halted;
                     break 'run CoreExit::Halted;
                 }
-                if s.ilat != 0 {
+                if s.ilat & !s.imask != 0 {
                     if let Some(n) = pending_interrupt(s) {
                         let ret = s.pc;
                         enter_interrupt(s, n, ret);
@@ -509,16 +504,26 @@ fn wake_now(s: &mut ArchState) -> bool {
 }
 
 /// The decoded instruction at `pc`, through the decode cache of the memory
-/// that holds it.
+/// that holds it, or [`EMPTY`] (length 0) if nothing can be fetched there
+/// (odd or unmapped address). Local SRAM is the fast path; everything else
+/// classifies the address first.
 #[inline(always)]
-fn fetch(bus: &mut CoreBus<'_>, pc: u32) -> Result<Decoded, MemFault> {
+fn fetch(bus: &mut CoreBus<'_>, pc: u32) -> Decoded {
+    if pc < bus.sram.size() && pc & 1 == 0 {
+        return bus.sram.fetch(pc);
+    }
+    fetch_slow(bus, pc)
+}
+
+#[inline(never)]
+fn fetch_slow(bus: &mut CoreBus<'_>, pc: u32) -> Decoded {
     if pc & 1 != 0 {
-        return Err(MemFault::Unaligned);
+        return EMPTY;
     }
     match bus.place(pc, 2) {
-        Place::Sram(off) => Ok(bus.sram.fetch(off)),
-        Place::Dram(off) => Ok(bus.dram.fetch(off)),
-        _ => Err(MemFault::Unmapped),
+        Place::Sram(off) => bus.sram.fetch(off),
+        Place::Dram(off) => bus.dram.fetch(off),
+        _ => EMPTY,
     }
 }
 

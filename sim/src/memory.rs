@@ -8,28 +8,45 @@
 //! self-modifying code, loader writes, host writes and DMA all see fresh
 //! decodes (DESIGN rule 3).
 
-use epsim_isa::{decode, insn_len, Decoded};
+use epsim_isa::encoding::EncId;
+use epsim_isa::{decode, insn_len, Decoded, Op};
 
 /// Decoded slots per cache page (one per halfword).
 const PAGE_SLOTS: usize = 2048;
 /// Bytes covered by one cache page.
 const PAGE_BYTES: u32 = (PAGE_SLOTS * 2) as u32;
 
+/// Memories up to this size keep one flat decode array (allocated at the
+/// first fetch); larger ones (DRAM) keep lazily allocated pages.
+const FLAT_LIMIT: u32 = 1 << 20;
+
+/// A decode slot that holds nothing yet (no instruction has length 0); also
+/// what a failed fetch returns.
+pub const EMPTY: Decoded = Decoded { op: Op::Nop, len: 0, enc: EncId::NoRow };
+
 /// Memory that instructions can be fetched from: the bytes plus a lazily
-/// allocated cache of decoded instructions, one slot per halfword, in pages
-/// of 4 KB so a 32 MB DRAM pays only for the code it runs.
+/// allocated cache of decoded instructions, one slot per halfword. A core's
+/// SRAM keeps one flat array (one load per fetch); DRAM keeps pages of 4 KB
+/// so a 32 MB DRAM pays only for the code it runs.
 pub struct CodeMem {
     bytes: Vec<u8>,
-    pages: Vec<Option<Box<[Option<Decoded>; PAGE_SLOTS]>>>,
+    /// Flat decode slots (empty until the first fetch; unused when paged).
+    flat: Vec<Decoded>,
+    paged: bool,
+    pages: Vec<Option<Box<[Decoded; PAGE_SLOTS]>>>,
 }
 
 impl CodeMem {
     /// A zeroed memory of `size` bytes (a multiple of 8).
     pub fn new(size: u32) -> CodeMem {
+        let paged = size > FLAT_LIMIT;
         let size = size as usize;
+        let pages = if paged { size.div_ceil(PAGE_BYTES as usize) } else { 0 };
         CodeMem {
             bytes: vec![0; size],
-            pages: (0..size.div_ceil(PAGE_BYTES as usize)).map(|_| None).collect(),
+            flat: Vec::new(),
+            paged,
+            pages: (0..pages).map(|_| None).collect(),
         }
     }
 
@@ -114,16 +131,15 @@ impl CodeMem {
         }
         let first = (off.saturating_sub(2) >> 1) as usize;
         let last = ((off + len - 1) >> 1) as usize;
-        let (p0, p1) = (first / PAGE_SLOTS, last / PAGE_SLOTS);
-        if p0 == p1 {
-            if let Some(page) = &mut self.pages[p0] {
-                page[first % PAGE_SLOTS..=last % PAGE_SLOTS].fill(None);
+        if !self.paged {
+            if let Some(slots) = self.flat.get_mut(first..=last) {
+                slots.fill(EMPTY);
             }
             return;
         }
         for slot in first..=last {
             if let Some(page) = &mut self.pages[slot / PAGE_SLOTS] {
-                page[slot % PAGE_SLOTS] = None;
+                page[slot % PAGE_SLOTS] = EMPTY;
             }
         }
     }
@@ -133,23 +149,36 @@ impl CodeMem {
     /// halfword lies past the end sees zero there.
     #[inline(always)]
     pub fn fetch(&mut self, off: u32) -> Decoded {
-        let slot = (off >> 1) as usize;
-        if let Some(page) = &self.pages[slot / PAGE_SLOTS] {
-            if let Some(d) = page[slot % PAGE_SLOTS] {
+        if let Some(&d) = self.flat.get((off >> 1) as usize) {
+            if d.len != 0 {
                 debug_assert_eq!(d, self.decode_at(off), "stale decode at {off:#x}");
                 return d;
             }
         }
-        self.fill(off)
+        self.fetch_slow(off)
     }
 
     #[cold]
-    fn fill(&mut self, off: u32) -> Decoded {
-        let d = self.decode_at(off);
+    #[inline(never)]
+    fn fetch_slow(&mut self, off: u32) -> Decoded {
         let slot = (off >> 1) as usize;
-        let page =
-            self.pages[slot / PAGE_SLOTS].get_or_insert_with(|| Box::new([None; PAGE_SLOTS]));
-        page[slot % PAGE_SLOTS] = Some(d);
+        if !self.paged {
+            if self.flat.is_empty() {
+                self.flat = vec![EMPTY; self.bytes.len().div_ceil(2)];
+            }
+            let d = self.decode_at(off);
+            self.flat[slot] = d;
+            return d;
+        }
+        let page = self.pages[slot / PAGE_SLOTS].get_or_insert_with(|| Box::new([EMPTY; PAGE_SLOTS]));
+        let cached = page[slot % PAGE_SLOTS];
+        if cached.len != 0 {
+            return cached;
+        }
+        let d = self.decode_at(off);
+        if let Some(page) = &mut self.pages[slot / PAGE_SLOTS] {
+            page[slot % PAGE_SLOTS] = d;
+        }
         d
     }
 
@@ -189,7 +218,8 @@ mod tests {
 
     #[test]
     fn invalidation_crosses_page_boundaries() {
-        let mut m = CodeMem::new(2 * PAGE_BYTES);
+        let mut m = CodeMem::new(2 * FLAT_LIMIT);
+        assert!(m.paged);
         let edge = PAGE_BYTES - 2;
         m.write(edge, 4, 0x01a2_01a2);
         assert_eq!(m.fetch(edge).op, epsim_isa::Op::Nop);
