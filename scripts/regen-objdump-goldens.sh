@@ -38,3 +38,8 @@ done
 mkdir -p "$root/isa/tests/golden"
 run_step regen_step2_import_objdump
 ls -l "$root/isa/tests/golden"
+
+# The `epsim disasm` listing goldens (sim/tests/disasm.rs).
+for f in unmapped_store spin; do
+    epiphany-elf-objdump -d "firmware/faults/$f.elf" | sed 's|^firmware/faults/||' > "sim/tests/golden/$f.objdump"
+done

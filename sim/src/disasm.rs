@@ -38,6 +38,12 @@ fn segment_listing(plan: &LoadPlan, seg: &Segment, out: &mut String) {
         let mut text = d.disasm(addr, word);
         if let Some(target) = d.branch_target(addr) {
             if let Some(sym) = plan.symbol_before(target) {
+                // objdump drops the 0x of a target it can name
+                let hex = format!("0x{target:x}");
+                if text.ends_with(&hex) {
+                    text.truncate(text.len() - hex.len());
+                    let _ = write!(text, "{target:x}");
+                }
                 let _ = match target - sym.addr {
                     0 => write!(text, " <{}>", sym.name),
                     off => write!(text, " <{}+{off:#x}>", sym.name),

@@ -1,0 +1,6 @@
+/* Executes a word that decodes to no Epiphany-III instruction. */
+        .section .text
+        .global _main
+_main:
+        .short 0x0122          /* FLOW16 key 0x12: unassigned */
+        rts

@@ -1,0 +1,5 @@
+/* Never finishes: for --max-cycles. */
+int main(void) {
+    for (;;)
+        __asm__ volatile("nop");
+}
