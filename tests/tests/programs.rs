@@ -1,0 +1,120 @@
+//! End to end: every program of the C corpus (`firmware/tests`, listed in
+//! `manifest.txt`), at each optimisation level it was built with, runs on
+//! one simulated core and must print exactly its expected stdout (and
+//! stderr, where a `.stderr` file exists) and exit with its expected status.
+//! The expectations come from building the same sources with the host's C
+//! compiler (`make -C firmware expected`).
+
+use std::path::{Path, PathBuf};
+
+use epsim_sim::{Config, Machine, StopReason, Syscalls};
+
+/// No corpus program needs more; hitting it is a failure, not a hang.
+const MAX_CYCLES: u64 = 2_000_000_000;
+
+struct Entry {
+    name: String,
+    status: i32,
+    stdin: Option<PathBuf>,
+}
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/tests")
+}
+
+fn manifest() -> Vec<Entry> {
+    let dir = corpus_dir();
+    let text = std::fs::read_to_string(dir.join("manifest.txt")).expect("manifest.txt");
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            assert!(f.len() >= 3, "manifest line `{l}`");
+            Entry {
+                name: f[0].to_string(),
+                status: f[2].parse().expect("status is a number"),
+                stdin: f.get(3).filter(|s| **s != "-").map(|s| dir.join(s)),
+            }
+        })
+        .collect()
+}
+
+/// The ELFs built from `name`: `NAME-<opt>.elf`, sorted.
+fn builds(name: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("corpus dir")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let f = p.file_name().and_then(|f| f.to_str()).unwrap_or("");
+            f.strip_prefix(name)
+                .and_then(|r| r.strip_prefix('-'))
+                .is_some_and(|r| r.ends_with(".elf") && !r[..r.len() - 4].contains('-'))
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Runs `elf` and returns (status, stdout, stderr) or a description of how
+/// it failed to finish.
+fn run(elf: &Path, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
+    let config = Config::parallella16();
+    let plan = epsim_loader::load_file(elf, &config.load_target()).map_err(|e| e.to_string())?;
+    let argv = vec![elf.file_name().and_then(|f| f.to_str()).unwrap_or("prog").to_string()];
+    let mut m = Machine::single_core(config, Syscalls::captured(argv, stdin));
+    m.load(&plan, elf).map_err(|e| e.to_string())?;
+    let stop = m.run(Some(MAX_CYCLES));
+    let status = match stop {
+        StopReason::Exit { status, .. } => status,
+        StopReason::Signalled { signal, .. } => 128 + signal as i32,
+        other => return Err(format!("did not exit: {other:?}")),
+    };
+    Ok((status, m.sys.stdout.captured().to_vec(), m.sys.stderr.captured().to_vec()))
+}
+
+#[test]
+fn every_corpus_program_prints_its_expected_output_at_every_optimisation_level() {
+    let dir = corpus_dir();
+    let entries = manifest();
+    assert!(entries.len() >= 40, "the corpus has {} programs", entries.len());
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for e in &entries {
+        let expected = std::fs::read(dir.join(format!("{}.expected", e.name)))
+            .unwrap_or_else(|_| panic!("{}.expected exists", e.name));
+        let expected_err = std::fs::read(dir.join(format!("{}.stderr", e.name))).ok();
+        let stdin = e.stdin.as_ref().map(|p| std::fs::read(p).expect("stdin file")).unwrap_or_default();
+        let elfs = builds(&e.name);
+        assert!(elfs.len() >= 2, "{}: expected two optimisation levels, found {elfs:?}", e.name);
+        for elf in elfs {
+            runs += 1;
+            let label = elf.file_name().and_then(|f| f.to_str()).unwrap_or("?").to_string();
+            match run(&elf, stdin.clone()) {
+                Err(why) => failures.push(format!("{label}: {why}")),
+                Ok((status, out, err)) => {
+                    if out != expected {
+                        failures.push(format!(
+                            "{label}: stdout differs\n--- expected\n{}\n--- got\n{}",
+                            String::from_utf8_lossy(&expected),
+                            String::from_utf8_lossy(&out)
+                        ));
+                    }
+                    if let Some(want) = &expected_err {
+                        if &err != want {
+                            failures.push(format!(
+                                "{label}: stderr differs\n--- expected\n{}\n--- got\n{}",
+                                String::from_utf8_lossy(want),
+                                String::from_utf8_lossy(&err)
+                            ));
+                        }
+                    }
+                    if status != e.status {
+                        failures.push(format!("{label}: exit status {status}, expected {}", e.status));
+                    }
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} of {runs} runs failed:\n{}", failures.len(), failures.join("\n"));
+}
