@@ -41,5 +41,6 @@ ls -l "$root/isa/tests/golden"
 
 # The `epsim disasm` listing goldens (sim/tests/disasm.rs).
 for f in unmapped_store spin; do
-    epiphany-elf-objdump -d "firmware/faults/$f.elf" | sed 's|^firmware/faults/||' > "sim/tests/golden/$f.objdump"
+    (cd "$root" && "$objdump" -d "firmware/faults/$f.elf" | sed 's|^firmware/faults/||' \
+        > "sim/tests/golden/$f.objdump")
 done

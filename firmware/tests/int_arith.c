@@ -21,7 +21,7 @@ int main(void)
     CHECK_EQ_U32(vu[0] - vu[1], 0xffffffffu);
     CHECK_EQ_U32(vu[3] + vu[1], 0x80000000u);
     CHECK_EQ_U32(vu[7] * vu[7], 0xdeadbeefu * 0xdeadbeefu);
-    CHECK_EQ_U32(vu[7] * 3u, 0x9c0b3ccdu);
+    CHECK_EQ_U32(vu[7] * 3u, 0x9c093ccdu);
     CHECK_EQ_U32(vu[5] * vu[5], 1u);
     printf("0xffffffff + 1 = %u\n", (unsigned)(vu[5] + vu[1]));
     printf("0 - 1 = %u\n", (unsigned)(vu[0] - vu[1]));

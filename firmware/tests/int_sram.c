@@ -35,14 +35,19 @@ static uint32_t collatz_steps(uint32_t n)
 
 static uint32_t isqrt(uint32_t n)
 {
-    uint32_t x = n, y = (x + 1) / 2;
-    if (n < 2)
-        return n;
-    while (y < x) {
-        x = y;
-        y = (x + n / x) / 2;
+    uint32_t res = 0, bit = 1u << 30;
+    while (bit > n)
+        bit >>= 2;
+    while (bit != 0) {
+        if (n >= res + bit) {
+            n -= res + bit;
+            res = (res >> 1) + bit;
+        } else {
+            res >>= 1;
+        }
+        bit >>= 2;
     }
-    return x;
+    return res;
 }
 
 int main(void)

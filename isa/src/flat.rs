@@ -184,3 +184,67 @@ impl Bus for FlatBus {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn little_endian_regions_and_unmapped() {
+        let mut b = FlatBus::new(0x1000, 0x10);
+        b.map(0x8E00_0000, 8);
+        let mut s = ArchState::new();
+        assert_eq!(
+            b.store(&mut s, 0x1004, Size::Word, 0x1122_3344),
+            Access::Ready(())
+        );
+        assert_eq!(b.bytes(0x1004, 4), Some(&[0x44, 0x33, 0x22, 0x11][..]));
+        assert_eq!(b.load(&mut s, 0x1005, Size::Half), Access::Ready(0x2233));
+        assert_eq!(
+            b.load(&mut s, 0x1004, Size::Double),
+            Access::Ready(0x1122_3344)
+        );
+        assert!(b.write(0x8E00_0000, Size::Double, 0x0102_0304_0506_0708));
+        assert_eq!(b.read(0x8E00_0004, Size::Word), Some(0x0102_0304));
+        // Straddling the end of a region, or outside every region.
+        assert_eq!(
+            b.load(&mut s, 0x100C, Size::Double),
+            Access::Fault(MemFault::Unmapped)
+        );
+        assert_eq!(
+            b.store(&mut s, 0xFFC, Size::Word, 0),
+            Access::Fault(MemFault::Unmapped)
+        );
+        assert_eq!(
+            b.testset(&mut s, 0x2000, 1),
+            Access::Fault(MemFault::Unmapped)
+        );
+        assert_eq!(b.read(0xFFFF_FFFF, Size::Half), None);
+        assert!(!b.write_bytes(0x100E, &[1, 2, 3]));
+        assert_eq!(
+            b.read(0x100E, Size::Half),
+            Some(0),
+            "failed write left nothing"
+        );
+    }
+
+    #[test]
+    fn testset_and_sregs() {
+        let mut b = FlatBus::new(0, 0x100);
+        let mut s = ArchState::new();
+        assert_eq!(b.testset(&mut s, 0x10, 5), Access::Ready(0));
+        assert_eq!(b.testset(&mut s, 0x10, 6), Access::Ready(5));
+        assert_eq!(b.read_u32(0x10), Some(5));
+        b.write_sreg(&mut s, Sreg::new(0, 5), 42);
+        assert_eq!(s.lc, 42);
+        assert_eq!(b.read_sreg(&mut s, Sreg::new(0, 5)), 42);
+        assert_eq!(
+            b.read_sreg(&mut s, Sreg::new(0, 11)),
+            0,
+            "ILATST is write-only"
+        );
+        b.write_sreg(&mut s, Sreg::new(3, 63), 7);
+        assert_eq!(b.read_sreg(&mut s, Sreg::new(3, 63)), 7);
+        assert_eq!(b.sreg(Sreg::new(2, 63)), 0);
+    }
+}

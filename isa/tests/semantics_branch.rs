@@ -35,14 +35,26 @@ const ROWS: &[(&str, Cond, bool)] = &[
 #[test]
 fn bcond_table() {
     for &(fl, cond, taken) in ROWS {
-        assert_eq!(cond_holds(&flags(fl), cond), taken, "cond_holds {fl:?} {cond:?}");
-        for (disp, len) in [(-256, 2), (254, 2), (-0x100_0000, 4), (0xFF_FFFE, 4), (0, 4)] {
+        assert_eq!(
+            cond_holds(&flags(fl), cond),
+            taken,
+            "cond_holds {fl:?} {cond:?}"
+        );
+        for (disp, len) in [
+            (-256, 2),
+            (254, 2),
+            (-0x100_0000, 4),
+            (0xFF_FFFE, 4),
+            (0, 4),
+        ] {
             let mut m = Machine::new();
             m.s.flags = flags(fl);
             m.set(14, 0x5555);
             let step = m.run_at(Op::Bcond { cond, disp }, PC, len);
             let want = if taken {
-                Step::Jump { target: PC.wrapping_add(disp as u32) }
+                Step::Jump {
+                    target: PC.wrapping_add(disp as u32),
+                }
             } else {
                 Step::Next
             };
@@ -94,8 +106,17 @@ fn cond_holds_matches_the_formulas_on_every_flag_combination() {
 fn branch_wraps_around_the_address_space() {
     let mut m = Machine::new();
     assert_eq!(
-        m.run_at(Op::Bcond { cond: Cond::Always, disp: -8 }, 4, 4),
-        Step::Jump { target: 0xFFFF_FFFC }
+        m.run_at(
+            Op::Bcond {
+                cond: Cond::Always,
+                disp: -8
+            },
+            4,
+            4
+        ),
+        Step::Jump {
+            target: 0xFFFF_FFFC
+        }
     );
 }
 
@@ -104,8 +125,20 @@ fn bl_links_next_instruction() {
     for (len, disp) in [(2u32, 0x40i32), (4, -0x80), (4, 0)] {
         let mut m = Machine::new();
         m.s.flags = flags("-");
-        let step = m.run_at(Op::Bcond { cond: Cond::Link, disp }, 0x1000, len);
-        assert_eq!(step, Step::Jump { target: 0x1000u32.wrapping_add(disp as u32) });
+        let step = m.run_at(
+            Op::Bcond {
+                cond: Cond::Link,
+                disp,
+            },
+            0x1000,
+            len,
+        );
+        assert_eq!(
+            step,
+            Step::Jump {
+                target: 0x1000u32.wrapping_add(disp as u32)
+            }
+        );
         assert_eq!(m.r(14), 0x1000 + len);
     }
 }
@@ -114,7 +147,12 @@ fn bl_links_next_instruction() {
 fn jr_and_rts() {
     let mut m = Machine::new();
     m.set(7, 0x8E00_1234);
-    assert_eq!(m.run(Op::Jr { rn: 7 }), Step::Jump { target: 0x8E00_1234 });
+    assert_eq!(
+        m.run(Op::Jr { rn: 7 }),
+        Step::Jump {
+            target: 0x8E00_1234
+        }
+    );
     m.set(14, 0x0000_0ABC);
     assert_eq!(m.run(Op::Jr { rn: 14 }), Step::Jump { target: 0xABC });
     assert_eq!(m.r(14), 0xABC, "JR does not link");
@@ -127,12 +165,21 @@ fn jr_and_rts() {
 fn jalr_links_and_reads_target_first() {
     let mut m = Machine::new();
     m.set(3, 0x4000);
-    assert_eq!(m.run_at(Op::Jalr { rn: 3 }, 0x300, 2), Step::Jump { target: 0x4000 });
+    assert_eq!(
+        m.run_at(Op::Jalr { rn: 3 }, 0x300, 2),
+        Step::Jump { target: 0x4000 }
+    );
     assert_eq!(m.r(14), 0x302);
-    assert_eq!(m.run_at(Op::Jalr { rn: 3 }, 0x300, 4), Step::Jump { target: 0x4000 });
+    assert_eq!(
+        m.run_at(Op::Jalr { rn: 3 }, 0x300, 4),
+        Step::Jump { target: 0x4000 }
+    );
     assert_eq!(m.r(14), 0x304);
     // JALR r14: jumps to the old LR, then LR = next instruction.
     m.set(14, 0x7000);
-    assert_eq!(m.run_at(Op::Jalr { rn: 14 }, 0x500, 4), Step::Jump { target: 0x7000 });
+    assert_eq!(
+        m.run_at(Op::Jalr { rn: 14 }, 0x500, 4),
+        Step::Jump { target: 0x7000 }
+    );
     assert_eq!(m.r(14), 0x504);
 }

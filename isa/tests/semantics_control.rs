@@ -4,7 +4,7 @@
 mod semantics_util;
 
 use epsim_isa::exec::{enter_interrupt, exec, fallthrough, pending_interrupt};
-use epsim_isa::op::{AluOp, Cond, Sreg};
+use epsim_isa::op::{Cond, Sreg};
 use epsim_isa::state::{irq, sreg, status};
 use epsim_isa::{ArchState, Excause, Op, Step};
 use semantics_util::{flags, Machine};
@@ -23,7 +23,11 @@ fn run_loop(m: &mut Machine, ls: u32, n_insns: u32, len: u32) -> u32 {
     let mut guard = 0;
     while pc >= ls && pc <= m.s.le {
         let i = ((pc - ls) / len) as u8;
-        let op = Op::AddImm { rd: 10 + i, rn: 10 + i, imm: 1 };
+        let op = Op::AddImm {
+            rd: 10 + i,
+            rn: 10 + i,
+            imm: 1,
+        };
         assert_eq!(exec(&mut m.s, &mut m.bus, op, pc, len), Step::Next);
         pc = fallthrough(&mut m.s, pc, len);
         guard += 1;
@@ -34,7 +38,14 @@ fn run_loop(m: &mut Machine, ls: u32, n_insns: u32, len: u32) -> u32 {
 
 #[test]
 fn hardware_loop_runs_lc_iterations() {
-    for (lc, n_insns, len) in [(1u32, 3u32, 4u32), (2, 3, 4), (5, 8, 4), (16, 1, 4), (3, 4, 2), (100, 2, 2)] {
+    for (lc, n_insns, len) in [
+        (1u32, 3u32, 4u32),
+        (2, 3, 4),
+        (5, 8, 4),
+        (16, 1, 4),
+        (3, 4, 2),
+        (100, 2, 2),
+    ] {
         let mut m = Machine::new();
         m.s.lc = lc;
         let exit = run_loop(&mut m, 0x200, n_insns, len);
@@ -63,7 +74,11 @@ fn fallthrough_outside_loop_end() {
     s.le = 0x120;
     assert_eq!(fallthrough(&mut s, 0x110, 4), 0x114);
     assert_eq!(fallthrough(&mut s, 0x11C, 4), 0x120);
-    assert_eq!(fallthrough(&mut s, 0x122, 2), 0x124, "only the exact LE address counts");
+    assert_eq!(
+        fallthrough(&mut s, 0x122, 2),
+        0x124,
+        "only the exact LE address counts"
+    );
     assert_eq!(s.lc, 7);
     assert_eq!(fallthrough(&mut s, 0x120, 4), 0x100);
     assert_eq!(s.lc, 6);
@@ -80,7 +95,13 @@ fn loop_registers_through_movts() {
     let mut m = Machine::new();
     m.set(1, 3).set(2, 0x400).set(3, 0x40C);
     for (idx, rn) in [(sreg::LC, 1u8), (sreg::LS, 2), (sreg::LE, 3)] {
-        assert_eq!(m.run(Op::Movts { sreg: Sreg::new(0, idx), rn }), Step::Next);
+        assert_eq!(
+            m.run(Op::Movts {
+                sreg: Sreg::new(0, idx),
+                rn
+            }),
+            Step::Next
+        );
     }
     assert_eq!((m.s.lc, m.s.ls, m.s.le), (3, 0x400, 0x40C));
     let exit = run_loop(&mut m, 0x400, 4, 4);
@@ -126,7 +147,11 @@ const PENDING: &[(u32, u32, u32, bool, Option<u32>)] = &[
 fn pending_interrupt_priorities() {
     for (i, &(ilat, imask, ipend, gid, want)) in PENDING.iter().enumerate() {
         let s = irq_state(ilat, imask, ipend, gid);
-        assert_eq!(pending_interrupt(&s), want, "row {i}: ilat {ilat:#x} imask {imask:#x} ipend {ipend:#x} gid {gid}");
+        assert_eq!(
+            pending_interrupt(&s),
+            want,
+            "row {i}: ilat {ilat:#x} imask {imask:#x} ipend {ipend:#x} gid {gid}"
+        );
     }
 }
 
@@ -183,7 +208,11 @@ fn nested_interrupts_scenario() {
     let saved_iret = m.s.iret;
     m.run(Op::Gie);
     m.s.ilat |= 1 << irq::DMA0;
-    assert_eq!(pending_interrupt(&m.s), None, "DMA0 (6) is less urgent than TIMER0 (3)");
+    assert_eq!(
+        pending_interrupt(&m.s),
+        None,
+        "DMA0 (6) is less urgent than TIMER0 (3)"
+    );
     m.s.ilat |= 1 << irq::MEMFAULT;
     assert_eq!(pending_interrupt(&m.s), Some(irq::MEMFAULT));
     enter_interrupt(&mut m.s, irq::MEMFAULT, 0x0E);
@@ -192,7 +221,11 @@ fn nested_interrupts_scenario() {
     // Inner handler returns.
     assert_eq!(m.run(Op::Rti), Step::Jump { target: 0x0E });
     assert_eq!(m.s.ipend, 1 << 3);
-    assert_eq!(pending_interrupt(&m.s), None, "DMA0 still waits for TIMER0's RTI");
+    assert_eq!(
+        pending_interrupt(&m.s),
+        None,
+        "DMA0 still waits for TIMER0's RTI"
+    );
     // Outer handler restores IRET and returns.
     m.s.iret = saved_iret;
     m.run(Op::Gid);
@@ -243,7 +276,10 @@ fn steps_without_state_change() {
         m.s.set_reg(0, 11);
         let (s0, b0) = (m.s.clone(), m.bus.clone());
         assert_eq!(m.run(op), want, "{op:?}");
-        assert_eq!(m.s, s0, "{op:?}: no state change (exceptions are not latched here)");
+        assert_eq!(
+            m.s, s0,
+            "{op:?}: no state change (exceptions are not latched here)"
+        );
         assert_eq!(m.bus, b0);
     }
 }
@@ -277,54 +313,113 @@ fn movts_movfs_core_registers() {
     let config = Sreg::new(0, sreg::CONFIG);
     let stat = Sreg::new(0, sreg::STATUS);
     m.set(1, 0x0008_0001);
-    assert_eq!(m.run(Op::Movts { sreg: config, rn: 1 }), Step::Next);
+    assert_eq!(
+        m.run(Op::Movts {
+            sreg: config,
+            rn: 1
+        }),
+        Step::Next
+    );
     assert_eq!(m.s.config, 0x0008_0001);
-    assert_eq!(m.run(Op::Movfs { rd: 2, sreg: config }), Step::Next);
+    assert_eq!(
+        m.run(Op::Movfs {
+            rd: 2,
+            sreg: config
+        }),
+        Step::Next
+    );
     assert_eq!(m.r(2), 0x0008_0001);
     // STATUS: flags readable; writes cannot change ACTIVE/GID/KM.
     m.s.set_bit(status::ACTIVE, true);
     m.s.flags = flags("az ac bis");
     m.run(Op::Movfs { rd: 3, sreg: stat });
-    assert_eq!(m.r(3), status::ACTIVE | status::AZ | status::AC | status::BIS);
-    m.set(4, status::GID | status::KM | status::AN | status::BUS | status::WAND);
+    assert_eq!(
+        m.r(3),
+        status::ACTIVE | status::AZ | status::AC | status::BIS
+    );
+    m.set(
+        4,
+        status::GID | status::KM | status::AN | status::BUS | status::WAND,
+    );
     m.run(Op::Movts { sreg: stat, rn: 4 });
     assert_eq!(m.s.flags, flags("an bus"));
-    assert_eq!(m.s.status(), status::ACTIVE | status::AN | status::BUS | status::WAND);
+    assert_eq!(
+        m.s.status(),
+        status::ACTIVE | status::AN | status::BUS | status::WAND
+    );
     // FSTATUS writes everything.
     m.set(5, status::GID);
-    m.run(Op::Movts { sreg: Sreg::new(0, sreg::FSTATUS), rn: 5 });
+    m.run(Op::Movts {
+        sreg: Sreg::new(0, sreg::FSTATUS),
+        rn: 5,
+    });
     assert_eq!(m.s.status(), status::GID);
     // ILATST / ILATCL / IMASK.
     m.set(6, 0b101);
-    m.run(Op::Movts { sreg: Sreg::new(0, sreg::ILATST), rn: 6 });
+    m.run(Op::Movts {
+        sreg: Sreg::new(0, sreg::ILATST),
+        rn: 6,
+    });
     m.set(6, 0b100_0000_0000_0010);
-    m.run(Op::Movts { sreg: Sreg::new(0, sreg::ILATST), rn: 6 });
+    m.run(Op::Movts {
+        sreg: Sreg::new(0, sreg::ILATST),
+        rn: 6,
+    });
     assert_eq!(m.s.ilat, 0b111);
     m.set(6, 0b001);
-    m.run(Op::Movts { sreg: Sreg::new(0, sreg::ILATCL), rn: 6 });
+    m.run(Op::Movts {
+        sreg: Sreg::new(0, sreg::ILATCL),
+        rn: 6,
+    });
     assert_eq!(m.s.ilat, 0b110);
-    m.run(Op::Movfs { rd: 7, sreg: Sreg::new(0, sreg::ILAT) });
+    m.run(Op::Movfs {
+        rd: 7,
+        sreg: Sreg::new(0, sreg::ILAT),
+    });
     assert_eq!(m.r(7), 0b110);
     // Registers MOVFS reads as plain values.
     m.s.iret = 0x808;
     m.s.ctimer1 = 99;
-    m.run(Op::Movfs { rd: 8, sreg: Sreg::new(0, sreg::IRET) });
-    m.run(Op::Movfs { rd: 9, sreg: Sreg::new(0, sreg::CTIMER1) });
+    m.run(Op::Movfs {
+        rd: 8,
+        sreg: Sreg::new(0, sreg::IRET),
+    });
+    m.run(Op::Movfs {
+        rd: 9,
+        sreg: Sreg::new(0, sreg::CTIMER1),
+    });
     assert_eq!((m.r(8), m.r(9)), (0x808, 99));
     // MOVTS/MOVFS set no flags.
     let f = m.s.flags;
-    m.run(Op::Movfs { rd: 9, sreg: Sreg::new(0, sreg::LC) });
+    m.run(Op::Movfs {
+        rd: 9,
+        sreg: Sreg::new(0, sreg::LC),
+    });
     assert_eq!(m.s.flags, f);
 }
 
 #[test]
 fn movts_movfs_other_groups_go_to_the_bus() {
     let mut m = Machine::new();
-    for (g, i, v) in [(1u32, 0u32, 0x11u32), (1, 15, 0x22), (2, 2, 0x33), (3, 1, 0x808)] {
+    for (g, i, v) in [
+        (1u32, 0u32, 0x11u32),
+        (1, 15, 0x22),
+        (2, 2, 0x33),
+        (3, 1, 0x808),
+    ] {
         m.set(1, v);
-        assert_eq!(m.run(Op::Movts { sreg: Sreg::new(g, i), rn: 1 }), Step::Next);
+        assert_eq!(
+            m.run(Op::Movts {
+                sreg: Sreg::new(g, i),
+                rn: 1
+            }),
+            Step::Next
+        );
         assert_eq!(m.bus.sreg(Sreg::new(g, i)), v);
-        m.run(Op::Movfs { rd: 2, sreg: Sreg::new(g, i) });
+        m.run(Op::Movfs {
+            rd: 2,
+            sreg: Sreg::new(g, i),
+        });
         assert_eq!(m.r(2), v);
     }
     // Group 0 index 1 is STATUS, not group 1 index 1.
@@ -337,13 +432,29 @@ fn movts_config_switches_fpu_mode_for_next_instruction() {
     let mut m = Machine::new();
     m.set(1, 3).set(2, 4);
     m.set(10, 0x0008_0000);
-    m.run(Op::Movts { sreg: Sreg::new(0, sreg::CONFIG), rn: 10 });
-    m.run(Op::Fpu { op: FpuOp::Fmul, rd: 3, rn: 1, rm: 2 });
+    m.run(Op::Movts {
+        sreg: Sreg::new(0, sreg::CONFIG),
+        rn: 10,
+    });
+    m.run(Op::Fpu {
+        op: FpuOp::Fmul,
+        rd: 3,
+        rn: 1,
+        rm: 2,
+    });
     assert_eq!(m.r(3), 12, "IMUL after switching to integer mode");
     m.set(10, 0);
-    m.run(Op::Movts { sreg: Sreg::new(0, sreg::CONFIG), rn: 10 });
+    m.run(Op::Movts {
+        sreg: Sreg::new(0, sreg::CONFIG),
+        rn: 10,
+    });
     m.set(1, 3.0f32.to_bits()).set(2, 4.0f32.to_bits());
-    m.run(Op::Fpu { op: FpuOp::Fmul, rd: 3, rn: 1, rm: 2 });
+    m.run(Op::Fpu {
+        op: FpuOp::Fmul,
+        rd: 3,
+        rn: 1,
+        rm: 2,
+    });
     assert_eq!(m.r(3), 12.0f32.to_bits());
 }
 
@@ -354,14 +465,27 @@ fn unconditional_branch_at_loop_end_does_not_count() {
     m.s.lc = 4;
     m.s.ls = 0x200;
     m.s.le = 0x20C;
-    let step = m.run_at(Op::Bcond { cond: Cond::Always, disp: 0x40 }, 0x20C, 4);
+    let step = m.run_at(
+        Op::Bcond {
+            cond: Cond::Always,
+            disp: 0x40,
+        },
+        0x20C,
+        4,
+    );
     assert_eq!(step, Step::Jump { target: 0x24C });
     assert_eq!(m.s.lc, 4);
     // A not-taken one falls through and counts.
     m.s.flags = flags("-");
-    let step = m.run_at(Op::Bcond { cond: Cond::Eq, disp: 0x40 }, 0x20C, 4);
+    let step = m.run_at(
+        Op::Bcond {
+            cond: Cond::Eq,
+            disp: 0x40,
+        },
+        0x20C,
+        4,
+    );
     assert_eq!(step, Step::Next);
     assert_eq!(fallthrough(&mut m.s, 0x20C, 4), 0x200);
     assert_eq!(m.s.lc, 3);
-    let _ = AluOp::Add;
 }

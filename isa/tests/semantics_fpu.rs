@@ -40,11 +40,14 @@ const fn f(bits: f32) -> u32 {
     bits.to_bits()
 }
 
+#[rustfmt::skip]
+type FpuRow = (FpuOp, u32, u32, u32, u32, u32, &'static str, &'static str, Step);
+
 /// (op, CONFIG, rd before, rn, rm, rd after, flags before, flags after, step).
 /// rd = r3, rn = r1, rm = r2; the A flags are set before each row and must
 /// survive it.
 #[rustfmt::skip]
-const ROWS: &[(FpuOp, u32, u32, u32, u32, u32, &str, &str, Step)] = &[
+const ROWS: &[FpuRow] = &[
     // ---- FADD / FSUB ----
     (Fadd, N, 0, ONE,   TWO,   THREE,       "-",       "-",            NEXT),
     (Fadd, N, 0, ONE,   NONE,  ZERO,        "bn",      "bz",           NEXT), // x + -x = +0
@@ -109,6 +112,10 @@ const ROWS: &[(FpuOp, u32, u32, u32, u32, u32, &str, &str, Step)] = &[
     // rounding: no underflow), flushes when truncating.
     (Fmul, N, 0, 0x2000_0001, 0x1FFF_FFFE, MINN, "-",  "-",            NEXT),
     (Fmul, T, 0, 0x2000_0001, 0x1FFF_FFFE, ZERO, "-",  "bz bus",       NEXT),
+    // Exact 2^-126·(1 - 2^-24): fits 24 bits below 2^-126, so it is tiny and
+    // flushes (an IEEE FPU with denormals would round this tie up to MINN).
+    (Fmul, N, 0, 0x3E00_0000, 0x01FF_FFFF, ZERO, "-",  "bz bus",       NEXT),
+    (Fmul, N, 0, 0xBE00_0000, 0x01FF_FFFF, NZERO, "-", "bz bn bus",    NEXT),
     (Fmul, N, 0, INF,   f(-2.0), NINF,      "-",       "bn",           NEXT),
     (Fmul, N, 0, INF,   ZERO,  DNAN,        "-",       "bis",          NEXT), // 0 · inf
     (Fmul, N, 0, DEN,   NINF,  DNAN,        "-",       "bis",          NEXT), // denormal is 0
@@ -132,6 +139,12 @@ const ROWS: &[(FpuOp, u32, u32, u32, u32, u32, &str, &str, Step)] = &[
     (Fmsub, N, INF,  TWO, INF,  DNAN,       "-",       "bis",          NEXT),
     (Fmadd, N, INF,  TWO, THREE, INF,       "-",       "-",            NEXT),
     (Fmsub, N, ONE,  TWO, INF,  NINF,       "-",       "bn",           NEXT),
+    // (1+u) + 2^-24(1+u)(1-u) = 1 + u + 2^-24 - 2^-70: just below a tie, so
+    // down; rounding to f64 first would land on the tie and go up.
+    (Fmadd, N, ONE_U, 0x3380_0001, 0x3F7F_FFFE, ONE_U, "-", "-",       NEXT),
+    (Fmsub, N, 0xBF80_0001, 0x3380_0001, 0x3F7F_FFFE, 0xBF80_0001, "-", "bn", NEXT),
+    // A cancellation far below 2^-149 is an underflow, not an exact zero.
+    (Fmadd, N, 0x8080_0002, 0x0D80_0001, 0x3280_0001, ZERO, "-", "bz bus", NEXT),
     (Fmadd, N, 0x7FC0_0005, ONE, ONE, 0x7FC0_0005, "-", "bis",         NEXT), // NaN accumulator
     (Fmadd, N, 0x7FC0_0001, 0x7F80_0002, 0x7FC0_0003, 0x7FC0_0002, "-", "bis", NEXT), // RN, RM, RD
     (Fmadd, N, 0x7FC0_0001, ONE, 0x7FC0_0003, 0x7FC0_0003, "-", "bis", NEXT),
@@ -234,12 +247,23 @@ fn fpu_table() {
         let mut fl = flags(before);
         (fl.az, fl.an, fl.ac, fl.av, fl.avs) = (true, false, true, false, true);
         m.s.flags = fl;
-        let got = m.run(Op::Fpu { op, rd: 3, rn: 1, rm: 2 });
+        let got = m.run(Op::Fpu {
+            op,
+            rd: 3,
+            rn: 1,
+            rm: 2,
+        });
         let ctx = format!("row {i}: {op:?} cfg={cfg:#x} rd={acc:#010x} rn={a:#010x} rm={b:#010x}");
         assert_eq!(got, step, "{ctx}");
-        assert_eq!(m.r(3), want, "{ctx}: got {:#010x} want {want:#010x}", m.r(3));
+        assert_eq!(
+            m.r(3),
+            want,
+            "{ctx}: got {:#010x} want {want:#010x}",
+            m.r(3)
+        );
         let mut want_fl = flags(after);
-        (want_fl.az, want_fl.an, want_fl.ac, want_fl.av, want_fl.avs) = (true, false, true, false, true);
+        (want_fl.az, want_fl.an, want_fl.ac, want_fl.av, want_fl.avs) =
+            (true, false, true, false, true);
         assert_eq!(flag_names(&m.s.flags), flag_names(&want_fl), "{ctx}");
         assert_eq!((m.r(1), m.r(2)), (a, b), "{ctx}: sources unchanged");
     }
@@ -254,7 +278,12 @@ fn unary_ops_in_integer_mode_are_unimplemented() {
         m.s.flags = flags("an bz bv bis");
         let s0 = m.s.clone();
         assert_eq!(
-            m.run(Op::Fpu { op, rd: 3, rn: 1, rm: 1 }),
+            m.run(Op::Fpu {
+                op,
+                rd: 3,
+                rn: 1,
+                rm: 1
+            }),
             Step::Exception(Excause::Unimplemented),
             "{op:?}"
         );
@@ -268,7 +297,15 @@ fn reserved_arithmodes_behave_as_float() {
         let mut m = Machine::new();
         m.s.config = mode << 17;
         m.set(1, ONE).set(2, TWO);
-        assert_eq!(m.run(Op::Fpu { op: Fadd, rd: 3, rn: 1, rm: 2 }), Step::Next);
+        assert_eq!(
+            m.run(Op::Fpu {
+                op: Fadd,
+                rd: 3,
+                rn: 1,
+                rm: 2
+            }),
+            Step::Next
+        );
         assert_eq!(m.r(3), THREE, "ARITHMODE {mode:03b}");
     }
 }
@@ -278,9 +315,19 @@ fn fpu_operands_may_alias() {
     // FMADD r3, r3, r3: acc and both factors are the old r3.
     let mut m = Machine::new();
     m.set(3, THREE);
-    m.run(Op::Fpu { op: Fmadd, rd: 3, rn: 3, rm: 3 });
+    m.run(Op::Fpu {
+        op: Fmadd,
+        rd: 3,
+        rn: 3,
+        rm: 3,
+    });
     assert_eq!(m.r(3), f(12.0));
-    m.run(Op::Fpu { op: Fsub, rd: 3, rn: 3, rm: 3 });
+    m.run(Op::Fpu {
+        op: Fsub,
+        rd: 3,
+        rn: 3,
+        rm: 3,
+    });
     assert_eq!(m.r(3), ZERO);
     assert!(m.s.flags.bz);
 }
@@ -291,10 +338,20 @@ fn fpu_leaves_integer_flags_and_alu_leaves_fpu_flags() {
     let mut m = Machine::new();
     m.s.flags = flags("az an ac av avs");
     m.set(1, NONE).set(2, NONE);
-    m.run(Op::Fpu { op: Fmul, rd: 3, rn: 1, rm: 2 });
+    m.run(Op::Fpu {
+        op: Fmul,
+        rd: 3,
+        rn: 1,
+        rm: 2,
+    });
     assert_eq!(m.s.flags, flags("az an ac av avs"));
     m.s.flags = flags("bz bn bv bis bvs bus");
-    m.run(Op::Alu { op: AluOp::Add, rd: 3, rn: 1, rm: 2 });
+    m.run(Op::Alu {
+        op: AluOp::Add,
+        rd: 3,
+        rn: 1,
+        rm: 2,
+    });
     let f = m.s.flags;
     assert!(f.bz && f.bn && f.bv && f.bis && f.bvs && f.bus);
 }

@@ -20,33 +20,80 @@ fn machine(base: u32, index: u32) -> Machine {
     for i in 0..MEM_SIZE {
         m.bus.write(MEM + i, B, u64::from((MEM + i) & 0xFF));
     }
-    m.set(1, base).set(2, index).set(4, 0xAAAA_AAAA).set(5, 0x5555_5555);
+    m.set(1, base)
+        .set(2, index)
+        .set(4, 0xAAAA_AAAA)
+        .set(5, 0x5555_5555);
     m
 }
 
 fn ld(size: Size, off: i32) -> Op {
-    Op::Ld { size, rd: 4, rn: 1, off }
+    Op::Ld {
+        size,
+        rd: 4,
+        rn: 1,
+        off,
+    }
 }
 fn ldx(size: Size, sub: bool) -> Op {
-    Op::LdX { size, rd: 4, rn: 1, rm: 2, sub }
+    Op::LdX {
+        size,
+        rd: 4,
+        rn: 1,
+        rm: 2,
+        sub,
+    }
 }
 fn ldp(size: Size, sub: bool) -> Op {
-    Op::LdP { size, rd: 4, rn: 1, rm: 2, sub }
+    Op::LdP {
+        size,
+        rd: 4,
+        rn: 1,
+        rm: 2,
+        sub,
+    }
 }
 fn ldpi(size: Size, off: i32) -> Op {
-    Op::LdPi { size, rd: 4, rn: 1, off }
+    Op::LdPi {
+        size,
+        rd: 4,
+        rn: 1,
+        off,
+    }
 }
 fn st(size: Size, off: i32) -> Op {
-    Op::St { size, rd: 4, rn: 1, off }
+    Op::St {
+        size,
+        rd: 4,
+        rn: 1,
+        off,
+    }
 }
 fn stx(size: Size, sub: bool) -> Op {
-    Op::StX { size, rd: 4, rn: 1, rm: 2, sub }
+    Op::StX {
+        size,
+        rd: 4,
+        rn: 1,
+        rm: 2,
+        sub,
+    }
 }
 fn stp(size: Size, sub: bool) -> Op {
-    Op::StP { size, rd: 4, rn: 1, rm: 2, sub }
+    Op::StP {
+        size,
+        rd: 4,
+        rn: 1,
+        rm: 2,
+        sub,
+    }
 }
 fn stpi(size: Size, off: i32) -> Op {
-    Op::StPi { size, rd: 4, rn: 1, off }
+    Op::StPi {
+        size,
+        rd: 4,
+        rn: 1,
+        off,
+    }
 }
 
 /// (op, r1 base, r2 index, r4 after, r5 after, r1 after).
@@ -102,8 +149,10 @@ fn load_table() {
 }
 
 /// (op, r1 base, r2 index, r4, r5, address written, bytes written, r1 after).
+type StoreRow = (Op, u32, u32, u32, u32, u32, Vec<u8>, u32);
+
 #[rustfmt::skip]
-fn store_rows() -> Vec<(Op, u32, u32, u32, u32, u32, Vec<u8>, u32)> {
+fn store_rows() -> Vec<StoreRow> {
     let v = 0x8483_8281u32;
     let w = 0x8887_8685u32;
     vec![
@@ -147,7 +196,11 @@ fn store_table() {
 
 #[test]
 fn misaligned_accesses_fault_before_any_effect() {
-    for (size, offsets) in [(H, &[1u32][..]), (W, &[1, 2, 3]), (D, &[1, 2, 3, 4, 5, 6, 7])] {
+    for (size, offsets) in [
+        (H, &[1u32][..]),
+        (W, &[1, 2, 3]),
+        (D, &[1, 2, 3, 4, 5, 6, 7]),
+    ] {
         for &o in offsets {
             let base = MEM + 0x40 + o;
             let ops = [
@@ -164,7 +217,14 @@ fn misaligned_accesses_fault_before_any_effect() {
                 let mut m = machine(base, 0);
                 let (s0, b0) = (m.s.clone(), m.bus.clone());
                 let step = m.run(op);
-                assert_eq!(step, Step::Fault { addr: base, fault: MemFault::Unaligned }, "{op:?} at {base:#x}");
+                assert_eq!(
+                    step,
+                    Step::Fault {
+                        addr: base,
+                        fault: MemFault::Unaligned
+                    },
+                    "{op:?} at {base:#x}"
+                );
                 assert_eq!(m.s, s0, "{op:?}: no register changed (not even the base)");
                 assert_eq!(m.bus, b0, "{op:?}: no memory changed");
             }
@@ -172,7 +232,13 @@ fn misaligned_accesses_fault_before_any_effect() {
     }
     // Displacement applied before the check: aligned base, misaligned ea.
     let mut m = machine(MEM + 0x40, 0);
-    assert_eq!(m.run(ld(W, 2)), Step::Fault { addr: MEM + 0x42, fault: MemFault::Unaligned });
+    assert_eq!(
+        m.run(ld(W, 2)),
+        Step::Fault {
+            addr: MEM + 0x42,
+            fault: MemFault::Unaligned
+        }
+    );
     // Bytes are never misaligned.
     let mut m = machine(MEM + 0x41, 0);
     assert_eq!(m.run(ld(B, 0)), Step::Next);
@@ -182,56 +248,137 @@ fn misaligned_accesses_fault_before_any_effect() {
 #[test]
 fn double_with_odd_register_faults() {
     for op in [
-        Op::Ld { size: D, rd: 5, rn: 1, off: 0 },
-        Op::LdPi { size: D, rd: 5, rn: 1, off: 8 },
-        Op::St { size: D, rd: 5, rn: 1, off: 0 },
-        Op::StP { size: D, rd: 63, rn: 1, rm: 2, sub: false },
+        Op::Ld {
+            size: D,
+            rd: 5,
+            rn: 1,
+            off: 0,
+        },
+        Op::LdPi {
+            size: D,
+            rd: 5,
+            rn: 1,
+            off: 8,
+        },
+        Op::St {
+            size: D,
+            rd: 5,
+            rn: 1,
+            off: 0,
+        },
+        Op::StP {
+            size: D,
+            rd: 63,
+            rn: 1,
+            rm: 2,
+            sub: false,
+        },
     ] {
         let mut m = machine(MEM + 0x40, 8);
         let (s0, b0) = (m.s.clone(), m.bus.clone());
-        assert_eq!(m.run(op), Step::Fault { addr: MEM + 0x40, fault: MemFault::Unaligned }, "{op:?}");
+        assert_eq!(
+            m.run(op),
+            Step::Fault {
+                addr: MEM + 0x40,
+                fault: MemFault::Unaligned
+            },
+            "{op:?}"
+        );
         assert_eq!((&m.s, &m.bus), (&s0, &b0), "{op:?}: no effect");
     }
     // The highest even pair works.
     let mut m = machine(MEM + 0x40, 0);
-    m.run(Op::Ld { size: D, rd: 62, rn: 1, off: 0 });
+    m.run(Op::Ld {
+        size: D,
+        rd: 62,
+        rn: 1,
+        off: 0,
+    });
     assert_eq!((m.r(62), m.r(63)), (0x4342_4140, 0x4746_4544));
 }
 
 #[test]
 fn unmapped_accesses_fault_without_effects() {
-    for op in [ld(W, 0), ldp(W, false), ldpi(D, 8), st(H, 0), stp(W, false), stpi(B, 1)] {
+    for op in [
+        ld(W, 0),
+        ldp(W, false),
+        ldpi(D, 8),
+        st(H, 0),
+        stp(W, false),
+        stpi(B, 1),
+    ] {
         let mut m = machine(0x10_0000, 4);
         let (s0, b0) = (m.s.clone(), m.bus.clone());
-        assert_eq!(m.run(op), Step::Fault { addr: 0x10_0000, fault: MemFault::Unmapped }, "{op:?}");
+        assert_eq!(
+            m.run(op),
+            Step::Fault {
+                addr: 0x10_0000,
+                fault: MemFault::Unmapped
+            },
+            "{op:?}"
+        );
         assert_eq!((&m.s, &m.bus), (&s0, &b0), "{op:?}: no effect");
     }
     // A double straddling the end of memory.
     let mut m = machine(MEM + MEM_SIZE - 4, 0);
     assert!(matches!(m.run(ld(W, 0)), Step::Next));
     let mut m = machine(MEM + MEM_SIZE - 8, 0);
-    assert_eq!(m.run(ld(D, 8)), Step::Fault { addr: MEM + MEM_SIZE, fault: MemFault::Unmapped });
+    assert_eq!(
+        m.run(ld(D, 8)),
+        Step::Fault {
+            addr: MEM + MEM_SIZE,
+            fault: MemFault::Unmapped
+        }
+    );
 }
 
 #[test]
 fn post_modify_with_rd_equal_to_rn_loads_then_updates_base() {
     let mut m = machine(MEM + 0x10, 4);
-    m.run(Op::LdP { size: W, rd: 1, rn: 1, rm: 2, sub: false });
+    m.run(Op::LdP {
+        size: W,
+        rd: 1,
+        rn: 1,
+        rm: 2,
+        sub: false,
+    });
     assert_eq!(m.r(1), MEM + 0x14, "base update wins");
     let mut m = machine(MEM + 0x10, 0);
-    m.run(Op::LdPi { size: W, rd: 1, rn: 1, off: -4 });
+    m.run(Op::LdPi {
+        size: W,
+        rd: 1,
+        rn: 1,
+        off: -4,
+    });
     assert_eq!(m.r(1), MEM + 0x0C);
     // Double whose high half is the base: low half loaded, base updated.
     let mut m = machine(MEM + 0x10, 0);
-    m.run(Op::LdPi { size: D, rd: 0, rn: 1, off: 8 });
+    m.run(Op::LdPi {
+        size: D,
+        rd: 0,
+        rn: 1,
+        off: 8,
+    });
     assert_eq!((m.r(0), m.r(1)), (0x1312_1110, MEM + 0x18));
     // Index mode with rd == rn: just the load.
     let mut m = machine(MEM + 0x10, 4);
-    m.run(Op::LdX { size: W, rd: 1, rn: 1, rm: 2, sub: false });
+    m.run(Op::LdX {
+        size: W,
+        rd: 1,
+        rn: 1,
+        rm: 2,
+        sub: false,
+    });
     assert_eq!(m.r(1), 0x1716_1514);
     // A store post-modify with rd == rn stores the old base.
     let mut m = machine(MEM + 0x40, 4);
-    m.run(Op::StP { size: W, rd: 1, rn: 1, rm: 2, sub: false });
+    m.run(Op::StP {
+        size: W,
+        rd: 1,
+        rn: 1,
+        rm: 2,
+        sub: false,
+    });
     assert_eq!(m.bus.read_u32(MEM + 0x40), Some(MEM + 0x40));
     assert_eq!(m.r(1), MEM + 0x44);
 }
@@ -242,7 +389,12 @@ fn testset() {
     let mut m = machine(MEM + 0x80, 0);
     m.bus.write_u32(MEM + 0x80, 0);
     m.set(4, 0xCAFE);
-    let op = Op::TestSet { rd: 4, rn: 1, rm: 2, sub: false };
+    let op = Op::TestSet {
+        rd: 4,
+        rn: 1,
+        rm: 2,
+        sub: false,
+    };
     assert_eq!(m.run(op), Step::Next);
     assert_eq!((m.r(4), m.bus.read_u32(MEM + 0x80)), (0, Some(0xCAFE)));
     // Second attempt: memory unchanged, rd gets the holder's value.
@@ -253,15 +405,35 @@ fn testset() {
     let mut m = machine(MEM + 0x90, 0x10);
     m.bus.write_u32(MEM + 0x80, 0);
     m.set(4, 7);
-    assert_eq!(m.run(Op::TestSet { rd: 4, rn: 1, rm: 2, sub: true }), Step::Next);
+    assert_eq!(
+        m.run(Op::TestSet {
+            rd: 4,
+            rn: 1,
+            rm: 2,
+            sub: true
+        }),
+        Step::Next
+    );
     assert_eq!((m.r(4), m.bus.read_u32(MEM + 0x80)), (0, Some(7)));
     // Misaligned / unmapped: nothing happens.
     let mut m = machine(MEM + 0x82, 0);
     let s0 = m.s.clone();
-    assert_eq!(m.run(op), Step::Fault { addr: MEM + 0x82, fault: MemFault::Unaligned });
+    assert_eq!(
+        m.run(op),
+        Step::Fault {
+            addr: MEM + 0x82,
+            fault: MemFault::Unaligned
+        }
+    );
     assert_eq!(m.s, s0);
     let mut m = machine(0x20_0000, 0);
-    assert_eq!(m.run(op), Step::Fault { addr: 0x20_0000, fault: MemFault::Unmapped });
+    assert_eq!(
+        m.run(op),
+        Step::Fault {
+            addr: 0x20_0000,
+            fault: MemFault::Unmapped
+        }
+    );
     assert_eq!(m.r(4), 0xAAAA_AAAA);
 }
 
@@ -314,7 +486,14 @@ impl Bus for Scripted {
 
 fn scripted(answer: Answer) -> (ArchState, Scripted) {
     let m = machine(MEM + 0x40, 8);
-    (m.s, Scripted { mem: m.bus, answer, calls: 0 })
+    (
+        m.s,
+        Scripted {
+            mem: m.bus,
+            answer,
+            calls: 0,
+        },
+    )
 }
 
 fn all_access_ops() -> Vec<Op> {
@@ -331,7 +510,12 @@ fn all_access_ops() -> Vec<Op> {
             stpi(size, 8),
         ]);
     }
-    v.push(Op::TestSet { rd: 4, rn: 1, rm: 2, sub: false });
+    v.push(Op::TestSet {
+        rd: 4,
+        rn: 1,
+        rm: 2,
+        sub: false,
+    });
     v
 }
 
@@ -342,7 +526,11 @@ fn busy_stalls_with_no_state_change() {
         let (s0, m0) = (s.clone(), bus.mem.clone());
         assert_eq!(exec(&mut s, &mut bus, op, PC, 4), Step::Stall, "{op:?}");
         assert_eq!(bus.calls, 1);
-        assert_eq!((&s, &bus.mem), (&s0, &m0), "{op:?}: retry must see the same state");
+        assert_eq!(
+            (&s, &bus.mem),
+            (&s0, &m0),
+            "{op:?}: retry must see the same state"
+        );
     }
 }
 
@@ -353,7 +541,10 @@ fn bus_fault_changes_nothing() {
             let (mut s, mut bus) = scripted(Answer::Fault(fault));
             let s0 = s.clone();
             let step = exec(&mut s, &mut bus, op, PC, 4);
-            assert!(matches!(step, Step::Fault { fault: f, .. } if f == fault), "{op:?}: {step:?}");
+            assert!(
+                matches!(step, Step::Fault { fault: f, .. } if f == fault),
+                "{op:?}: {step:?}"
+            );
             assert_eq!(s, s0, "{op:?}");
         }
     }
@@ -361,7 +552,10 @@ fn bus_fault_changes_nothing() {
     let (mut s, mut bus) = scripted(Answer::Fault(MemFault::Protected));
     assert_eq!(
         exec(&mut s, &mut bus, ldx(W, false), PC, 4),
-        Step::Fault { addr: MEM + 0x48, fault: MemFault::Protected }
+        Step::Fault {
+            addr: MEM + 0x48,
+            fault: MemFault::Protected
+        }
     );
 }
 
@@ -372,18 +566,33 @@ fn pending_load_applies_post_modify_at_issue() {
         (ldx(H, true), MEM + 0x40),
         (ldp(D, false), MEM + 0x48),
         (ldpi(B, -8), MEM + 0x38),
-        (Op::TestSet { rd: 4, rn: 1, rm: 2, sub: false }, MEM + 0x40),
+        (
+            Op::TestSet {
+                rd: 4,
+                rn: 1,
+                rm: 2,
+                sub: false,
+            },
+            MEM + 0x40,
+        ),
     ];
     for (op, base_after) in rows {
         let (mut s, mut bus) = scripted(Answer::Pending);
         let step = exec(&mut s, &mut bus, op, PC, 4);
         let size = match op {
-            Op::Ld { size, .. } | Op::LdX { size, .. } | Op::LdP { size, .. } | Op::LdPi { size, .. } => size,
+            Op::Ld { size, .. }
+            | Op::LdX { size, .. }
+            | Op::LdP { size, .. }
+            | Op::LdPi { size, .. } => size,
             _ => W,
         };
         assert_eq!(step, Step::LoadPending { rd: 4, size }, "{op:?}");
         assert_eq!(s.reg(1), base_after, "{op:?}: base");
-        assert_eq!((s.reg(4), s.reg(5)), (0xAAAA_AAAA, 0x5555_5555), "{op:?}: rd written later");
+        assert_eq!(
+            (s.reg(4), s.reg(5)),
+            (0xAAAA_AAAA, 0x5555_5555),
+            "{op:?}: rd written later"
+        );
     }
     // The system completes it.
     let mut s = ArchState::new();
@@ -399,7 +608,11 @@ fn pending_load_applies_post_modify_at_issue() {
 
 #[test]
 fn pending_store_is_posted() {
-    for (op, base_after) in [(st(W, 8), MEM + 0x40), (stp(D, false), MEM + 0x48), (stpi(H, -8), MEM + 0x38)] {
+    for (op, base_after) in [
+        (st(W, 8), MEM + 0x40),
+        (stp(D, false), MEM + 0x48),
+        (stpi(H, -8), MEM + 0x38),
+    ] {
         let (mut s, mut bus) = scripted(Answer::Pending);
         assert_eq!(exec(&mut s, &mut bus, op, PC, 4), Step::Next, "{op:?}");
         assert_eq!(s.reg(1), base_after, "{op:?}");
@@ -410,7 +623,16 @@ fn pending_store_is_posted() {
 fn misaligned_access_never_reaches_the_bus() {
     let (mut s, mut bus) = scripted(Answer::Pass);
     s.set_reg(1, MEM + 0x41);
-    for op in [ld(W, 0), st(D, 0), Op::TestSet { rd: 4, rn: 1, rm: 2, sub: false }] {
+    for op in [
+        ld(W, 0),
+        st(D, 0),
+        Op::TestSet {
+            rd: 4,
+            rn: 1,
+            rm: 2,
+            sub: false,
+        },
+    ] {
         let _ = exec(&mut s, &mut bus, op, PC, 4);
     }
     assert_eq!(bus.calls, 0);

@@ -64,8 +64,8 @@ pub fn pending_interrupt(s: &ArchState) -> Option<u32> {
     }
 }
 
-/// Takes interrupt `n` (isa.md §6.2): IRET ← `return_pc`, IPEND[n] ← 1,
-/// ILAT[n] ← 0, STATUS.GID, KM and ACTIVE ← 1, PC ← 4n.
+/// Takes interrupt `n` (isa.md §6.2): IRET ← `return_pc`, `IPEND[n]` ← 1,
+/// `ILAT[n]` ← 0, STATUS.GID, KM and ACTIVE ← 1, PC ← 4n.
 #[inline]
 pub fn enter_interrupt(s: &mut ArchState, n: u32, return_pc: u32) {
     let bit = 1u32 << (n & 31);

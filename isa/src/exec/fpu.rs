@@ -74,9 +74,7 @@ fn ialu2(s: &mut ArchState, op: FpuOp, rd: u8, rn: u8, rm: u8) -> Step {
         FpuOp::Fmul => a.wrapping_mul(b),
         FpuOp::Fmadd => acc.wrapping_add(a.wrapping_mul(b)),
         FpuOp::Fmsub => acc.wrapping_sub(a.wrapping_mul(b)),
-        FpuOp::Float | FpuOp::Fix | FpuOp::Fabs => {
-            return Step::Exception(Excause::Unimplemented)
-        }
+        FpuOp::Float | FpuOp::Fix | FpuOp::Fabs => return Step::Exception(Excause::Unimplemented),
     };
     s.set_reg(rd, r);
     let f = &mut s.flags;

@@ -179,7 +179,14 @@ pub(super) fn ld_post_disp<B: Bus>(
     off: i32,
 ) -> Step {
     let ea = s.reg(rn);
-    load(s, bus, size, rd, ea, Some((rn, ea.wrapping_add(off as u32))))
+    load(
+        s,
+        bus,
+        size,
+        rd,
+        ea,
+        Some((rn, ea.wrapping_add(off as u32))),
+    )
 }
 
 /// `STR{B,H,,D} rd, [rn, #±disp]`: mem[rn + off] ← rd. No flags. isa.md §2.6.
@@ -240,7 +247,14 @@ pub(super) fn st_post_disp<B: Bus>(
     off: i32,
 ) -> Step {
     let ea = s.reg(rn);
-    store(s, bus, size, rd, ea, Some((rn, ea.wrapping_add(off as u32))))
+    store(
+        s,
+        bus,
+        size,
+        rd,
+        ea,
+        Some((rn, ea.wrapping_add(off as u32))),
+    )
 }
 
 /// `TESTSET rd, [rn, ±rm]`: atomically at ea = rn ± rm (word):

@@ -109,6 +109,11 @@ impl Rng {
         (self.next() >> 32) as u32
     }
 
+    /// True with probability 1/n.
+    pub fn one_in(&mut self, n: u64) -> bool {
+        self.next() % n < 1
+    }
+
     /// Uniform in `lo..=hi`.
     pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
         lo + (self.next() % u64::from(hi - lo + 1)) as u32
