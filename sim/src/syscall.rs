@@ -134,6 +134,7 @@ mod oflag {
     pub const EXCL: u32 = 0x800;
 }
 
+const S_IFIFO: u32 = 0o010000;
 const S_IFCHR: u32 = 0o020000;
 const S_IFDIR: u32 = 0o040000;
 const S_IFREG: u32 = 0o100000;
@@ -320,7 +321,11 @@ impl Syscalls {
 
     fn fstat<M: GuestMemory>(&mut self, fd: u32, buf: u32, mem: &mut M) -> Result<u32, u32> {
         let st = if fd <= 2 {
-            GuestStat { mode: S_IFCHR | 0o620, size: 0, mtime: 0, nlink: 1 }
+            // A terminal is a character device (newlib then line-buffers
+            // stdout); anything else is a pipe (fully buffered), as a native
+            // program would see it.
+            let mode = if self.is_terminal(fd) { S_IFCHR | 0o620 } else { S_IFIFO | 0o600 };
+            GuestStat { mode, size: 0, mtime: 0, nlink: 1 }
         } else {
             let meta = self.file(fd)?.metadata().map_err(|e| host_errno(&e))?;
             GuestStat::from_host(&meta)
@@ -361,6 +366,16 @@ impl Syscalls {
             Ok(0)
         } else {
             Err(errno::EFAULT)
+        }
+    }
+
+    /// Whether guest fd 0-2 is connected to a host terminal.
+    fn is_terminal(&self, fd: u32) -> bool {
+        use std::io::IsTerminal;
+        match fd {
+            0 => matches!(self.stdin, Source::Stdin) && io::stdin().is_terminal(),
+            1 => matches!(self.stdout, Sink::Stdout) && io::stdout().is_terminal(),
+            _ => matches!(self.stderr, Sink::Stderr) && io::stderr().is_terminal(),
         }
     }
 
