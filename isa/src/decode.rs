@@ -139,7 +139,7 @@ fn build(e: &Encoding, w: u32) -> Op {
             rd,
             sreg: Sreg::new(group as u32, rn as u32),
         },
-        Sem::Alu(op) => Op::Alu { op, rd, rn, rm },
+        Sem::Alu(op) => Op::alu(op, rd, rn, rm),
         Sem::AddImm => Op::AddImm {
             rd,
             rn,
@@ -150,12 +150,7 @@ fn build(e: &Encoding, w: u32) -> Op {
             rn,
             imm: e.sfield(b'i', w),
         },
-        Sem::ShiftImm(op) => Op::ShiftImm {
-            op,
-            rd,
-            rn,
-            amount: imm as u8,
-        },
+        Sem::ShiftImm(op) => Op::shift_imm(op, rd, rn, imm as u8),
         Sem::Bitr => Op::Bitr { rd, rn },
         Sem::MovImm => Op::MovImm { rd, imm },
         Sem::Movt => Op::Movt { rd, imm },
@@ -182,7 +177,7 @@ fn build(e: &Encoding, w: u32) -> Op {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::op::{AluOp, Cond, FpuOp, ShiftOp};
+    use crate::op::{Cond, FpuOp};
 
     fn op(word: u32) -> Op {
         decode(word).op
@@ -279,8 +274,7 @@ mod tests {
         );
         assert_eq!(
             op(0xb40604ef),
-            Op::ShiftImm {
-                op: ShiftOp::Lsr,
+            Op::LsrImm {
                 rd: 40,
                 rn: 41,
                 amount: 7
@@ -288,8 +282,7 @@ mod tests {
         );
         assert_eq!(
             op(0x920a299f),
-            Op::Alu {
-                op: AluOp::Add,
+            Op::Add {
                 rd: 33,
                 rn: 34,
                 rm: 35

@@ -156,57 +156,209 @@ impl Sreg {
 pub enum Op {
     // ---- control flow ----
     /// `B<cond> simm` / `B` / `BL`.
-    Bcond { cond: Cond, disp: i32 },
+    Bcond {
+        cond: Cond,
+        disp: i32,
+    },
     /// `JR rn` (`RTS` is `JR r14`).
-    Jr { rn: u8 },
+    Jr {
+        rn: u8,
+    },
     /// `JALR rn`.
-    Jalr { rn: u8 },
+    Jalr {
+        rn: u8,
+    },
 
     // ---- integer ALU ----
-    /// `ADD/SUB/AND/ORR/EOR/ASR/LSR/LSL rd, rn, rm`.
-    Alu { op: AluOp, rd: u8, rn: u8, rm: u8 },
+    // One variant per operation (not one with an `AluOp` inside) so that
+    // execution dispatches with a single jump. [`Op::alu`] builds them.
+    /// `ADD rd, rn, rm`.
+    Add {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `SUB rd, rn, rm`.
+    Sub {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `AND rd, rn, rm`.
+    And {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `ORR rd, rn, rm`.
+    Orr {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `EOR rd, rn, rm`.
+    Eor {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `ASR rd, rn, rm`.
+    Asr {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `LSR rd, rn, rm`.
+    Lsr {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
+    /// `LSL rd, rn, rm`.
+    Lsl {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
     /// `ADD rd, rn, #simm3/#simm11`.
-    AddImm { rd: u8, rn: u8, imm: i32 },
+    AddImm {
+        rd: u8,
+        rn: u8,
+        imm: i32,
+    },
     /// `SUB rd, rn, #simm3/#simm11`.
-    SubImm { rd: u8, rn: u8, imm: i32 },
-    /// `LSR/LSL/ASR rd, rn, #imm5`.
-    ShiftImm { op: ShiftOp, rd: u8, rn: u8, amount: u8 },
+    SubImm {
+        rd: u8,
+        rn: u8,
+        imm: i32,
+    },
+    /// `LSR rd, rn, #imm5`.
+    LsrImm {
+        rd: u8,
+        rn: u8,
+        amount: u8,
+    },
+    /// `LSL rd, rn, #imm5`.
+    LslImm {
+        rd: u8,
+        rn: u8,
+        amount: u8,
+    },
+    /// `ASR rd, rn, #imm5`.
+    AsrImm {
+        rd: u8,
+        rn: u8,
+        amount: u8,
+    },
     /// `BITR rd, rn`.
-    Bitr { rd: u8, rn: u8 },
+    Bitr {
+        rd: u8,
+        rn: u8,
+    },
     /// `MOV rd, #imm8/#imm16` (zero-extended).
-    MovImm { rd: u8, imm: u32 },
+    MovImm {
+        rd: u8,
+        imm: u32,
+    },
     /// `MOVT rd, #imm16`.
-    Movt { rd: u8, imm: u32 },
+    Movt {
+        rd: u8,
+        imm: u32,
+    },
     /// `MOV<cond> rd, rn` (cond `Always` = plain `MOV`).
-    MovCond { cond: Cond, rd: u8, rn: u8 },
+    MovCond {
+        cond: Cond,
+        rd: u8,
+        rn: u8,
+    },
     /// `MOVTS sreg, rn`.
-    Movts { sreg: Sreg, rn: u8 },
+    Movts {
+        sreg: Sreg,
+        rn: u8,
+    },
     /// `MOVFS rd, sreg`.
-    Movfs { rd: u8, sreg: Sreg },
+    Movfs {
+        rd: u8,
+        sreg: Sreg,
+    },
 
     // ---- loads and stores ----
     /// `LDR* rd, [rn, #±disp]`.
-    Ld { size: Size, rd: u8, rn: u8, off: i32 },
+    Ld {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        off: i32,
+    },
     /// `LDR* rd, [rn, ±rm]`.
-    LdX { size: Size, rd: u8, rn: u8, rm: u8, sub: bool },
+    LdX {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        rm: u8,
+        sub: bool,
+    },
     /// `LDR* rd, [rn], ±rm` (post-modify by register).
-    LdP { size: Size, rd: u8, rn: u8, rm: u8, sub: bool },
+    LdP {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        rm: u8,
+        sub: bool,
+    },
     /// `LDR* rd, [rn], #±disp` (post-modify by displacement).
-    LdPi { size: Size, rd: u8, rn: u8, off: i32 },
+    LdPi {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        off: i32,
+    },
     /// `STR* rd, [rn, #±disp]`.
-    St { size: Size, rd: u8, rn: u8, off: i32 },
+    St {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        off: i32,
+    },
     /// `STR* rd, [rn, ±rm]`.
-    StX { size: Size, rd: u8, rn: u8, rm: u8, sub: bool },
+    StX {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        rm: u8,
+        sub: bool,
+    },
     /// `STR* rd, [rn], ±rm`.
-    StP { size: Size, rd: u8, rn: u8, rm: u8, sub: bool },
+    StP {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        rm: u8,
+        sub: bool,
+    },
     /// `STR* rd, [rn], #±disp`.
-    StPi { size: Size, rd: u8, rn: u8, off: i32 },
+    StPi {
+        size: Size,
+        rd: u8,
+        rn: u8,
+        off: i32,
+    },
     /// `TESTSET rd, [rn, ±rm]` (word).
-    TestSet { rd: u8, rn: u8, rm: u8, sub: bool },
+    TestSet {
+        rd: u8,
+        rn: u8,
+        rm: u8,
+        sub: bool,
+    },
 
     // ---- FPU / IALU2 ----
     /// FADD..FABS (IADD..IMSUB in integer mode). Unary ops ignore `rm`.
-    Fpu { op: FpuOp, rd: u8, rn: u8, rm: u8 },
+    Fpu {
+        op: FpuOp,
+        rd: u8,
+        rn: u8,
+        rm: u8,
+    },
 
     // ---- system ----
     Nop,
@@ -215,9 +367,13 @@ pub enum Op {
     Gid,
     Rti,
     /// `SWI` (the 6-bit number of the undocumented `swi n` form is kept).
-    Swi { num: u8 },
+    Swi {
+        num: u8,
+    },
     /// `TRAP n`.
-    Trap { num: u8 },
+    Trap {
+        num: u8,
+    },
     Bkpt,
     Mbkpt,
     Wand,
@@ -229,13 +385,45 @@ pub enum Op {
 }
 
 impl Op {
+    /// The register-register ALU instruction `op rd, rn, rm`.
+    pub const fn alu(op: AluOp, rd: u8, rn: u8, rm: u8) -> Op {
+        match op {
+            AluOp::Add => Op::Add { rd, rn, rm },
+            AluOp::Sub => Op::Sub { rd, rn, rm },
+            AluOp::And => Op::And { rd, rn, rm },
+            AluOp::Orr => Op::Orr { rd, rn, rm },
+            AluOp::Eor => Op::Eor { rd, rn, rm },
+            AluOp::Asr => Op::Asr { rd, rn, rm },
+            AluOp::Lsr => Op::Lsr { rd, rn, rm },
+            AluOp::Lsl => Op::Lsl { rd, rn, rm },
+        }
+    }
+
+    /// The shift-by-immediate instruction `op rd, rn, #amount`.
+    pub const fn shift_imm(op: ShiftOp, rd: u8, rn: u8, amount: u8) -> Op {
+        match op {
+            ShiftOp::Lsr => Op::LsrImm { rd, rn, amount },
+            ShiftOp::Lsl => Op::LslImm { rd, rn, amount },
+            ShiftOp::Asr => Op::AsrImm { rd, rn, amount },
+        }
+    }
+
     /// The dual-issue group of this instruction (isa.md §5.2).
     pub const fn class(&self) -> OpClass {
         match self {
-            Op::Alu { .. }
+            Op::Add { .. }
+            | Op::Sub { .. }
+            | Op::And { .. }
+            | Op::Orr { .. }
+            | Op::Eor { .. }
+            | Op::Asr { .. }
+            | Op::Lsr { .. }
+            | Op::Lsl { .. }
             | Op::AddImm { .. }
             | Op::SubImm { .. }
-            | Op::ShiftImm { .. }
+            | Op::LsrImm { .. }
+            | Op::LslImm { .. }
+            | Op::AsrImm { .. }
             | Op::Bitr { .. }
             | Op::MovImm { .. }
             | Op::Movt { .. }

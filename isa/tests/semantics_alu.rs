@@ -8,12 +8,7 @@ use epsim_isa::{Op, Step};
 use semantics_util::{flag_names, flags, Machine, Rng};
 
 const fn alu(op: AluOp) -> Op {
-    Op::Alu {
-        op,
-        rd: 2,
-        rn: 0,
-        rm: 1,
-    }
+    Op::alu(op, 2, 0, 1)
 }
 const fn addi(imm: i32) -> Op {
     Op::AddImm { rd: 2, rn: 0, imm }
@@ -22,12 +17,7 @@ const fn subi(imm: i32) -> Op {
     Op::SubImm { rd: 2, rn: 0, imm }
 }
 const fn shi(op: ShiftOp, amount: u8) -> Op {
-    Op::ShiftImm {
-        op,
-        rd: 2,
-        rn: 0,
-        amount,
-    }
+    Op::shift_imm(op, 2, 0, amount)
 }
 
 const ADD: Op = alu(AluOp::Add);
@@ -147,15 +137,13 @@ fn alu_table() {
 fn alu_rd_may_alias_sources() {
     let mut m = Machine::new();
     m.set(5, 7);
-    m.run(Op::Alu {
-        op: AluOp::Add,
+    m.run(Op::Add {
         rd: 5,
         rn: 5,
         rm: 5,
     });
     assert_eq!(m.r(5), 14);
-    m.run(Op::Alu {
-        op: AluOp::Sub,
+    m.run(Op::Sub {
         rd: 5,
         rn: 5,
         rm: 5,
@@ -164,8 +152,7 @@ fn alu_rd_may_alias_sources() {
     assert!(m.s.flags.az && m.s.flags.ac);
     // High registers work like low ones.
     m.set(63, 0x10).set(40, 4);
-    m.run(Op::Alu {
-        op: AluOp::Lsr,
+    m.run(Op::Lsr {
         rd: 63,
         rn: 63,
         rm: 40,

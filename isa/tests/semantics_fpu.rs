@@ -334,7 +334,6 @@ fn fpu_operands_may_alias() {
 
 #[test]
 fn fpu_leaves_integer_flags_and_alu_leaves_fpu_flags() {
-    use epsim_isa::op::AluOp;
     let mut m = Machine::new();
     m.s.flags = flags("az an ac av avs");
     m.set(1, NONE).set(2, NONE);
@@ -346,8 +345,7 @@ fn fpu_leaves_integer_flags_and_alu_leaves_fpu_flags() {
     });
     assert_eq!(m.s.flags, flags("az an ac av avs"));
     m.s.flags = flags("bz bn bv bis bvs bus");
-    m.run(Op::Alu {
-        op: AluOp::Add,
+    m.run(Op::Add {
         rd: 3,
         rn: 1,
         rm: 2,

@@ -11,7 +11,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use epsim_sim::{Config, Machine, StopReason, Syscalls};
 
 fn firmware(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/bench").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../firmware/bench")
+        .join(name)
 }
 
 fn machine(path: &PathBuf) -> Machine {
@@ -27,7 +29,10 @@ fn fib(c: &mut Criterion) {
     // One run to learn the instruction count (the throughput unit).
     let mut probe = machine(&path);
     let stop = probe.run(None);
-    assert!(matches!(stop, StopReason::Exit { status: 0, .. }), "fib ended with {stop:?}");
+    assert!(
+        matches!(stop, StopReason::Exit { status: 0, .. }),
+        "fib ended with {stop:?}"
+    );
     let instructions = probe.instret();
 
     let mut g = c.benchmark_group("functional");

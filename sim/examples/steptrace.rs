@@ -10,8 +10,13 @@ use epsim_sim::{Config, Machine, StopReason, Syscalls};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let path = std::path::PathBuf::from(&args[1]);
-    let from = args.get(2).map(|s| u32::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex pc"));
-    let count: usize = args.get(3).map(|s| s.parse().expect("count")).unwrap_or(200);
+    let from = args
+        .get(2)
+        .map(|s| u32::from_str_radix(s.trim_start_matches("0x"), 16).expect("hex pc"));
+    let count: usize = args
+        .get(3)
+        .map(|s| s.parse().expect("count"))
+        .unwrap_or(200);
     let config = Config::parallella16();
     let plan = epsim_loader::load_file(&path, &config.load_target()).expect("loads");
     let mut m = Machine::single_core(config, Syscalls::inherit(vec!["prog".into()]));

@@ -19,7 +19,10 @@ impl CoreId {
         (self.row << 6) | self.col
     }
     pub const fn from_bits(id: u32) -> CoreId {
-        CoreId { row: (id >> 6) & 63, col: id & 63 }
+        CoreId {
+            row: (id >> 6) & 63,
+            col: id & 63,
+        }
     }
     /// Base of this core's global address window.
     pub const fn global_base(self) -> u32 {

@@ -117,7 +117,11 @@ impl std::fmt::Display for GuestFault {
                     MemFault::Unaligned => "misaligned access to address",
                     MemFault::Protected => "access not allowed to address",
                 };
-                write!(f, "{} at pc {:#010x}: {what} {addr:#010x}, ", self.core, self.pc)?;
+                write!(
+                    f,
+                    "{} at pc {:#010x}: {what} {addr:#010x}, ",
+                    self.core, self.pc
+                )?;
                 insn(f)
             }
             FaultKind::Fetch { fault } => {
@@ -327,7 +331,10 @@ impl Core {
             id,
             state: ArchState::new(),
             sram: CodeMem::new(sram_size),
-            regs: OtherRegs { meshconfig: 2, ..OtherRegs::default() },
+            regs: OtherRegs {
+                meshconfig: 2,
+                ..OtherRegs::default()
+            },
             run: RunState::Halted,
             stats: CoreStats::default(),
         }
@@ -385,9 +392,18 @@ impl Core {
                 let pc = s.pc;
                 let d = fetch(&mut bus, pc);
                 if d.len == 0 {
-                    let fault = if pc & 1 != 0 { MemFault::Unaligned } else { MemFault::Unmapped };
+                    let fault = if pc & 1 != 0 {
+                        MemFault::Unaligned
+                    } else {
+                        MemFault::Unmapped
+                    };
                     let kind = FaultKind::Fetch { fault };
-                    break 'run CoreExit::Fault(GuestFault { core: id, pc, word: 0, kind });
+                    break 'run CoreExit::Fault(GuestFault {
+                        core: id,
+                        pc,
+                        word: 0,
+                        kind,
+                    });
                 }
                 let len = d.len as u32;
                 let step = exec(s, &mut bus, d.op, pc, len);
@@ -422,7 +438,12 @@ impl Core {
                                 FaultKind::Unimplemented
                             };
                             let word = instruction_word(&bus, pc);
-                            break 'run CoreExit::Fault(GuestFault { core: id, pc, word, kind });
+                            break 'run CoreExit::Fault(GuestFault {
+                                core: id,
+                                pc,
+                                word,
+                                kind,
+                            });
                         }
                         s.pc = pc.wrapping_add(len);
                         s.raise_exception(cause);
@@ -431,7 +452,12 @@ impl Core {
                         if policy == FaultPolicy::Stop {
                             let word = instruction_word(&bus, pc);
                             let kind = FaultKind::Access { addr, fault };
-                            break 'run CoreExit::Fault(GuestFault { core: id, pc, word, kind });
+                            break 'run CoreExit::Fault(GuestFault {
+                                core: id,
+                                pc,
+                                word,
+                                kind,
+                            });
                         }
                         s.pc = pc.wrapping_add(len);
                         s.raise_exception(match fault {

@@ -19,9 +19,8 @@ pub fn listing(plan: &LoadPlan) -> String {
 
 fn segment_listing(plan: &LoadPlan, seg: &Segment, out: &mut String) {
     let data = &seg.data;
-    let half = |i: usize| -> Option<u16> {
-        Some(u16::from_le_bytes([*data.get(i)?, *data.get(i + 1)?]))
-    };
+    let half =
+        |i: usize| -> Option<u16> { Some(u16::from_le_bytes([*data.get(i)?, *data.get(i + 1)?])) };
     let mut i = 0usize;
     while i + 1 < data.len() {
         let addr = seg.vaddr.wrapping_add(i as u32);
@@ -31,7 +30,10 @@ fn segment_listing(plan: &LoadPlan, seg: &Segment, out: &mut String) {
         let Some(h0) = half(i) else { break };
         let len = insn_len(h0) as usize;
         let (word, bytes) = match (len, half(i + 2)) {
-            (4, Some(h1)) => ((h0 as u32) | (h1 as u32) << 16, format!("{h0:04x} {h1:04x} ")),
+            (4, Some(h1)) => (
+                (h0 as u32) | (h1 as u32) << 16,
+                format!("{h0:04x} {h1:04x} "),
+            ),
             _ => (h0 as u32, format!("{h0:04x}      ")),
         };
         let d = decode(word);
@@ -52,6 +54,10 @@ fn segment_listing(plan: &LoadPlan, seg: &Segment, out: &mut String) {
         }
         let _ = writeln!(out, "{addr:8x}:\t{bytes}\t{text}");
         // objdump steps over an undecodable halfword as a whole word
-        i += if d.enc == EncId::NoRow { 4 } else { d.len as usize };
+        i += if d.enc == EncId::NoRow {
+            4
+        } else {
+            d.len as usize
+        };
     }
 }

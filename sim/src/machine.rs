@@ -42,7 +42,13 @@ pub enum SimError {
     #[error(transparent)]
     Load(#[from] epsim_loader::LoadError),
     #[error("{path}: segment at {addr:#010x} ({len:#x} bytes) is for core ({row},{col}), which this machine does not simulate")]
-    CoreNotSimulated { path: String, addr: u32, len: u32, row: u32, col: u32 },
+    CoreNotSimulated {
+        path: String,
+        addr: u32,
+        len: u32,
+        row: u32,
+        col: u32,
+    },
 }
 
 /// A whole simulated system.
@@ -60,7 +66,13 @@ impl Machine {
     /// Parallella), and the given system-call host.
     pub fn single_core(config: Config, sys: Syscalls) -> Machine {
         let core = Core::new(config.first_core(), config.sram_size);
-        Machine { dram: CodeMem::new(config.ext_size), cores: vec![core], sys, now: 0, config }
+        Machine {
+            dram: CodeMem::new(config.ext_size),
+            cores: vec![core],
+            sys,
+            now: 0,
+            config,
+        }
     }
 
     /// Loads `plan` (from `path`, named in errors) into the machine and
@@ -81,7 +93,9 @@ impl Machine {
                         core.sram.write_bytes(offset, data);
                     }
                 }
-                Region::OnChip { row, col, offset, .. } => {
+                Region::OnChip {
+                    row, col, offset, ..
+                } => {
                     let id = CoreId::new(row.into(), col.into());
                     let Some(core) = self.cores.iter_mut().find(|c| c.id == id) else {
                         return Err(SimError::CoreNotSimulated {
@@ -120,7 +134,10 @@ impl Machine {
             let now_ns = self.now_ns();
             let core = &mut self.cores[0];
             let before = core.stats.cycles;
-            let mut shared = Shared { dram: &mut self.dram, ext_base: self.config.ext_base };
+            let mut shared = Shared {
+                dram: &mut self.dram,
+                ext_base: self.config.ext_base,
+            };
             let exit = core.run_functional(&mut shared, budget, policy);
             self.now += core.stats.cycles - before;
             match exit {

@@ -22,7 +22,11 @@ const FLAT_LIMIT: u32 = 1 << 20;
 
 /// A decode slot that holds nothing yet (no instruction has length 0); also
 /// what a failed fetch returns.
-pub const EMPTY: Decoded = Decoded { op: Op::Nop, len: 0, enc: EncId::NoRow };
+pub const EMPTY: Decoded = Decoded {
+    op: Op::Nop,
+    len: 0,
+    enc: EncId::NoRow,
+};
 
 /// Memory that instructions can be fetched from: the bytes plus a lazily
 /// allocated cache of decoded instructions, one slot per halfword. A core's
@@ -41,7 +45,11 @@ impl CodeMem {
     pub fn new(size: u32) -> CodeMem {
         let paged = size > FLAT_LIMIT;
         let size = size as usize;
-        let pages = if paged { size.div_ceil(PAGE_BYTES as usize) } else { 0 };
+        let pages = if paged {
+            size.div_ceil(PAGE_BYTES as usize)
+        } else {
+            0
+        };
         CodeMem {
             bytes: vec![0; size],
             flat: Vec::new(),
@@ -170,7 +178,8 @@ impl CodeMem {
             self.flat[slot] = d;
             return d;
         }
-        let page = self.pages[slot / PAGE_SLOTS].get_or_insert_with(|| Box::new([EMPTY; PAGE_SLOTS]));
+        let page =
+            self.pages[slot / PAGE_SLOTS].get_or_insert_with(|| Box::new([EMPTY; PAGE_SLOTS]));
         let cached = page[slot % PAGE_SLOTS];
         if cached.len != 0 {
             return cached;

@@ -187,7 +187,10 @@ impl Syscalls {
         Syscalls {
             stdout: Sink::Buffer(Vec::new()),
             stderr: Sink::Buffer(Vec::new()),
-            stdin: Source::Bytes { data: input, pos: 0 },
+            stdin: Source::Bytes {
+                data: input,
+                pos: 0,
+            },
             args,
             files: BTreeMap::new(),
         }
@@ -251,7 +254,13 @@ impl Syscalls {
         SyscallOutcome::Continue
     }
 
-    fn write<M: GuestMemory>(&mut self, fd: u32, buf: u32, len: u32, mem: &mut M) -> Result<u32, u32> {
+    fn write<M: GuestMemory>(
+        &mut self,
+        fd: u32,
+        buf: u32,
+        len: u32,
+        mem: &mut M,
+    ) -> Result<u32, u32> {
         let data = mem.read_guest(buf, len).ok_or(errno::EFAULT)?;
         let res = match fd {
             1 => self.stdout.write_all(&data),
@@ -261,7 +270,13 @@ impl Syscalls {
         res.map(|()| len).map_err(|e| host_errno(&e))
     }
 
-    fn read<M: GuestMemory>(&mut self, fd: u32, buf: u32, len: u32, mem: &mut M) -> Result<u32, u32> {
+    fn read<M: GuestMemory>(
+        &mut self,
+        fd: u32,
+        buf: u32,
+        len: u32,
+        mem: &mut M,
+    ) -> Result<u32, u32> {
         let mut data = vec![0; len.min(1 << 20) as usize];
         let n = match fd {
             0 => self.stdin.read(&mut data),
@@ -292,7 +307,9 @@ impl Syscalls {
             }
         }
         let file = o.open(&path).map_err(|e| host_errno(&e))?;
-        let fd = (3..).find(|fd| !self.files.contains_key(fd)).ok_or(errno::EMFILE)?;
+        let fd = (3..)
+            .find(|fd| !self.files.contains_key(fd))
+            .ok_or(errno::EMFILE)?;
         self.files.insert(fd, file);
         Ok(fd)
     }
@@ -324,8 +341,17 @@ impl Syscalls {
             // A terminal is a character device (newlib then line-buffers
             // stdout); anything else is a pipe (fully buffered), as a native
             // program would see it.
-            let mode = if self.is_terminal(fd) { S_IFCHR | 0o620 } else { S_IFIFO | 0o600 };
-            GuestStat { mode, size: 0, mtime: 0, nlink: 1 }
+            let mode = if self.is_terminal(fd) {
+                S_IFCHR | 0o620
+            } else {
+                S_IFIFO | 0o600
+            };
+            GuestStat {
+                mode,
+                size: 0,
+                mtime: 0,
+                nlink: 1,
+            }
         } else {
             let meta = self.file(fd)?.metadata().map_err(|e| host_errno(&e))?;
             GuestStat::from_host(&meta)
@@ -342,7 +368,9 @@ impl Syscalls {
     fn link<M: GuestMemory>(&mut self, from: u32, to: u32, mem: &mut M) -> Result<u32, u32> {
         let from = read_cstr(mem, from)?;
         let to = read_cstr(mem, to)?;
-        std::fs::hard_link(from, to).map(|()| 0).map_err(|e| host_errno(&e))
+        std::fs::hard_link(from, to)
+            .map(|()| 0)
+            .map_err(|e| host_errno(&e))
     }
 
     fn path_op<M: GuestMemory>(
@@ -356,7 +384,10 @@ impl Syscalls {
     }
 
     fn arg(&self, n: u32) -> Result<&str, u32> {
-        self.args.get(n as usize).map(String::as_str).ok_or(errno::EINVAL)
+        self.args
+            .get(n as usize)
+            .map(String::as_str)
+            .ok_or(errno::EINVAL)
     }
 
     fn argn<M: GuestMemory>(&mut self, n: u32, buf: u32, mem: &mut M) -> Result<u32, u32> {
@@ -402,7 +433,12 @@ impl GuestStat {
         } else {
             S_IFCHR
         };
-        GuestStat { mode: kind | (m.mode() & 0o7777), size: m.len(), mtime: m.mtime(), nlink: m.nlink() }
+        GuestStat {
+            mode: kind | (m.mode() & 0o7777),
+            size: m.len(),
+            mtime: m.mtime(),
+            nlink: m.nlink(),
+        }
     }
 }
 
@@ -429,7 +465,12 @@ fn write_stat<M: GuestMemory>(mem: &mut M, buf: u32, st: &GuestStat) -> Result<u
 
 /// `gettimeofday(tv, tz)` (writes `{i64 sec, i32 usec}`) or `time(t)`
 /// (returns seconds, stores them at `t` if non-null), from simulated time.
-fn time_of_day<M: GuestMemory>(ptr: u32, now_ns: u64, mem: &mut M, timeval: bool) -> Result<u32, u32> {
+fn time_of_day<M: GuestMemory>(
+    ptr: u32,
+    now_ns: u64,
+    mem: &mut M,
+    timeval: bool,
+) -> Result<u32, u32> {
     let secs = now_ns / 1_000_000_000;
     let usecs = (now_ns % 1_000_000_000) / 1000;
     if timeval {
@@ -491,7 +532,9 @@ mod tests {
     struct Flat(Vec<u8>);
     impl GuestMemory for Flat {
         fn read_guest(&mut self, addr: u32, len: u32) -> Option<Vec<u8>> {
-            self.0.get(addr as usize..(addr + len) as usize).map(<[u8]>::to_vec)
+            self.0
+                .get(addr as usize..(addr + len) as usize)
+                .map(<[u8]>::to_vec)
         }
         fn write_guest(&mut self, addr: u32, data: &[u8]) -> bool {
             match self.0.get_mut(addr as usize..addr as usize + data.len()) {
@@ -577,7 +620,10 @@ mod tests {
         (r[0], r[3]) = (8, sys::GETTIMEOFDAY);
         sc.service(7, &mut r, &mut mem, 2_500_000_000);
         assert_eq!(u64::from_le_bytes(mem.0[8..16].try_into().unwrap()), 2);
-        assert_eq!(u32::from_le_bytes(mem.0[16..20].try_into().unwrap()), 500_000);
+        assert_eq!(
+            u32::from_le_bytes(mem.0[16..20].try_into().unwrap()),
+            500_000
+        );
     }
 
     #[test]
@@ -592,6 +638,9 @@ mod tests {
         sc.service(7, &mut r, &mut mem, 0);
         assert_eq!(&mem.0[4..7], b"xy\0");
         (r[0], r[1], r[3]) = (GUEST_PID, 6, sys::KILL);
-        assert_eq!(sc.service(7, &mut r, &mut mem, 0), SyscallOutcome::Signalled(6));
+        assert_eq!(
+            sc.service(7, &mut r, &mut mem, 0),
+            SyscallOutcome::Signalled(6)
+        );
     }
 }

@@ -5,7 +5,9 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn firmware(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware").join(rel)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../firmware")
+        .join(rel)
 }
 
 fn epsim(args: &[&str]) -> Output {
@@ -22,7 +24,12 @@ fn stderr(o: &Output) -> String {
 
 fn run_fault(name: &str) -> (i32, String) {
     let path = firmware(&format!("faults/{name}.elf"));
-    let o = epsim(&["run", "--max-cycles", "1000000", path.to_str().expect("utf-8 path")]);
+    let o = epsim(&[
+        "run",
+        "--max-cycles",
+        "1000000",
+        path.to_str().expect("utf-8 path"),
+    ]);
     (o.status.code().expect("exit code"), stderr(&o))
 }
 
@@ -57,7 +64,13 @@ fn fetch_from_unmapped_memory_is_a_guest_fault() {
 #[test]
 fn max_cycles_stops_a_runaway_program_with_status_124() {
     let path = firmware("faults/spin.elf");
-    let o = epsim(&["run", "--max-cycles", "5000", "--stats", path.to_str().expect("utf-8")]);
+    let o = epsim(&[
+        "run",
+        "--max-cycles",
+        "5000",
+        "--stats",
+        path.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(124));
     insta::assert_snapshot!(stderr(&o));
 }
@@ -68,7 +81,14 @@ fn raise_policy_hands_the_fault_to_the_program() {
     // the reset IMASK masks it and this crt0 never unmasks it, so the program
     // carries on past the faulting load and exits normally.
     let path = firmware("faults/misaligned_load.elf");
-    let o = epsim(&["run", "--on-fault", "raise", "--max-cycles", "100000", path.to_str().expect("utf-8")]);
+    let o = epsim(&[
+        "run",
+        "--on-fault",
+        "raise",
+        "--max-cycles",
+        "100000",
+        path.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(stderr(&o).is_empty(), "{}", stderr(&o));
 }

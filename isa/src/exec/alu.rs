@@ -59,49 +59,49 @@ fn do_logic(s: &mut ArchState, rd: u8, r: u32) -> Step {
 }
 
 /// `ADD rd, rn, rm` (16/32). Flags: AZ AN AC(carry) AV AVS. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn add(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let (a, b) = (s.reg(rn), s.reg(rm));
     do_add(s, rd, a, b)
 }
 
 /// `SUB rd, rn, rm` (16/32). Flags: AZ AN AC(NOT borrow) AV AVS. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn sub(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let (a, b) = (s.reg(rn), s.reg(rm));
     do_sub(s, rd, a, b)
 }
 
 /// `ADD rd, rn, #simm3/#simm11`. Flags as ADD. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn add_imm(s: &mut ArchState, rd: u8, rn: u8, imm: i32) -> Step {
     let (a, b) = (s.reg(rn), imm as u32);
     do_add(s, rd, a, b)
 }
 
 /// `SUB rd, rn, #simm3/#simm11`. Flags as SUB. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn sub_imm(s: &mut ArchState, rd: u8, rn: u8, imm: i32) -> Step {
     let (a, b) = (s.reg(rn), imm as u32);
     do_sub(s, rd, a, b)
 }
 
 /// `AND rd, rn, rm`. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn and(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let r = s.reg(rn) & s.reg(rm);
     do_logic(s, rd, r)
 }
 
 /// `ORR rd, rn, rm`. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn orr(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let r = s.reg(rn) | s.reg(rm);
     do_logic(s, rd, r)
 }
 
 /// `EOR rd, rn, rm`. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn eor(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let r = s.reg(rn) ^ s.reg(rm);
     do_logic(s, rd, r)
@@ -109,7 +109,7 @@ pub(super) fn eor(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
 
 /// `ASR rd, rn, rm`: arithmetic shift right by `rm & 31`. Flags: AZ AN;
 /// AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn asr(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let r = ((s.reg(rn) as i32) >> (s.reg(rm) & 31)) as u32;
     do_logic(s, rd, r)
@@ -117,7 +117,7 @@ pub(super) fn asr(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
 
 /// `LSR rd, rn, rm`: logical shift right by `rm & 31`. Flags: AZ AN;
 /// AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn lsr(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let r = s.reg(rn) >> (s.reg(rm) & 31);
     do_logic(s, rd, r)
@@ -125,49 +125,49 @@ pub(super) fn lsr(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
 
 /// `LSL rd, rn, rm`: shift left by `rm & 31`. Flags: AZ AN; AC = AV = 0.
 /// isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn lsl(s: &mut ArchState, rd: u8, rn: u8, rm: u8) -> Step {
     let r = s.reg(rn) << (s.reg(rm) & 31);
     do_logic(s, rd, r)
 }
 
 /// `ASR rd, rn, #imm5`. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn asr_imm(s: &mut ArchState, rd: u8, rn: u8, amount: u8) -> Step {
     let r = ((s.reg(rn) as i32) >> (amount & 31)) as u32;
     do_logic(s, rd, r)
 }
 
 /// `LSR rd, rn, #imm5`. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn lsr_imm(s: &mut ArchState, rd: u8, rn: u8, amount: u8) -> Step {
     let r = s.reg(rn) >> (amount & 31);
     do_logic(s, rd, r)
 }
 
 /// `LSL rd, rn, #imm5`. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn lsl_imm(s: &mut ArchState, rd: u8, rn: u8, amount: u8) -> Step {
     let r = s.reg(rn) << (amount & 31);
     do_logic(s, rd, r)
 }
 
 /// `BITR rd, rn`: reverse the 32 bits. Flags: AZ AN; AC = AV = 0. isa.md §2.3.
-#[inline]
+#[inline(always)]
 pub(super) fn bitr(s: &mut ArchState, rd: u8, rn: u8) -> Step {
     let r = s.reg(rn).reverse_bits();
     do_logic(s, rd, r)
 }
 
 /// `MOV rd, #imm8/#imm16`: zero-extended immediate. No flags. isa.md §2.4.
-#[inline]
+#[inline(always)]
 pub(super) fn mov_imm(s: &mut ArchState, rd: u8, imm: u32) -> Step {
     s.set_reg(rd, imm);
     Step::Next
 }
 
 /// `MOVT rd, #imm16`: `rd = rd[15:0] | imm16 << 16`. No flags. isa.md §2.4.
-#[inline]
+#[inline(always)]
 pub(super) fn movt(s: &mut ArchState, rd: u8, imm: u32) -> Step {
     let r = (s.reg(rd) & 0xFFFF) | (imm << 16);
     s.set_reg(rd, r);
@@ -175,7 +175,7 @@ pub(super) fn movt(s: &mut ArchState, rd: u8, imm: u32) -> Step {
 }
 
 /// `MOV<cond> rd, rn` (cond `Always` = `MOV rd, rn`). No flags. isa.md §2.2, §2.4.
-#[inline]
+#[inline(always)]
 pub(super) fn mov_cond(s: &mut ArchState, cond: Cond, rd: u8, rn: u8) -> Step {
     if cond_holds(&s.flags, cond) {
         let v = s.reg(rn);

@@ -13,7 +13,7 @@ const LR: u8 = 14;
 
 /// Whether `cond` holds for `f` (isa.md §2.2). `Always` and `Link` are
 /// unconditional. Shared by `B<cond>` and `MOV<cond>`.
-#[inline]
+#[inline(always)]
 pub fn cond_holds(f: &Flags, cond: Cond) -> bool {
     match cond {
         Cond::Eq => f.az,
@@ -36,7 +36,7 @@ pub fn cond_holds(f: &Flags, cond: Cond) -> bool {
 
 /// `B<cond> simm8/simm24`, `B`, `BL`: if the condition holds, jump to
 /// `pc + disp`; `BL` first sets LR = `pc + len`. No flags. isa.md §2.5.
-#[inline]
+#[inline(always)]
 pub(super) fn bcond(s: &mut ArchState, cond: Cond, disp: i32, pc: u32, len: u32) -> Step {
     if !cond_holds(&s.flags, cond) {
         return Step::Next;
@@ -51,7 +51,7 @@ pub(super) fn bcond(s: &mut ArchState, cond: Cond, disp: i32, pc: u32, len: u32)
 
 /// `JR rn` (and `RTS` = `JR r14`): jump to `rn` (bit 0 cleared). No flags.
 /// isa.md §2.5.
-#[inline]
+#[inline(always)]
 pub(super) fn jr(s: &mut ArchState, rn: u8) -> Step {
     Step::Jump {
         target: s.reg(rn) & !1,
@@ -60,7 +60,7 @@ pub(super) fn jr(s: &mut ArchState, rn: u8) -> Step {
 
 /// `JALR rn`: LR = `pc + len`, jump to the old `rn` (bit 0 cleared), so
 /// `JALR r14` jumps to the previous LR. No flags. isa.md §2.5.
-#[inline]
+#[inline(always)]
 pub(super) fn jalr(s: &mut ArchState, rn: u8, pc: u32, len: u32) -> Step {
     let target = s.reg(rn) & !1;
     s.set_reg(LR, pc.wrapping_add(len));

@@ -22,7 +22,7 @@ use crate::{ArchState, Bus, Step};
 /// zero-extended (bits above the access size are ignored). The system calls
 /// this when the data of a [`Step::LoadPending`] arrives. A double always
 /// targets the even register `rd & !1` (exec never issues one with an odd RD).
-#[inline]
+#[inline(always)]
 pub fn complete_load(s: &mut ArchState, rd: u8, size: Size, value: u64) {
     match size {
         Size::Byte => s.set_reg(rd, value as u32 & 0xFF),
@@ -122,7 +122,7 @@ fn store<B: Bus>(
 }
 
 /// `LDR{B,H,,D} rd, [rn, #±disp]`: ea = rn + off. No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn ld_disp<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -136,7 +136,7 @@ pub(super) fn ld_disp<B: Bus>(
 }
 
 /// `LDR{B,H,,D} rd, [rn, ±rm]`: ea = rn ± rm. No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn ld_index<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -152,7 +152,7 @@ pub(super) fn ld_index<B: Bus>(
 
 /// `LDR{B,H,,D} rd, [rn], ±rm`: ea = rn, then rn ← rn ± rm (rm unscaled).
 /// No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn ld_post_reg<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -169,7 +169,7 @@ pub(super) fn ld_post_reg<B: Bus>(
 
 /// `LDR{B,H,,D} rd, [rn], #±disp`: ea = rn, then rn ← rn + off. No flags.
 /// isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn ld_post_disp<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -190,7 +190,7 @@ pub(super) fn ld_post_disp<B: Bus>(
 }
 
 /// `STR{B,H,,D} rd, [rn, #±disp]`: mem[rn + off] ← rd. No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn st_disp<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -204,7 +204,7 @@ pub(super) fn st_disp<B: Bus>(
 }
 
 /// `STR{B,H,,D} rd, [rn, ±rm]`: mem[rn ± rm] ← rd. No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn st_index<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -220,7 +220,7 @@ pub(super) fn st_index<B: Bus>(
 
 /// `STR{B,H,,D} rd, [rn], ±rm`: mem[rn] ← rd, then rn ← rn ± rm. No flags.
 /// isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn st_post_reg<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -237,7 +237,7 @@ pub(super) fn st_post_reg<B: Bus>(
 
 /// `STR{B,H,,D} rd, [rn], #±disp`: mem[rn] ← rd, then rn ← rn + off.
 /// No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn st_post_disp<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,
@@ -260,7 +260,7 @@ pub(super) fn st_post_disp<B: Bus>(
 /// `TESTSET rd, [rn, ±rm]`: atomically at ea = rn ± rm (word):
 /// `old = mem[ea]; if old == 0 { mem[ea] = rd }; rd = old`, through
 /// [`Bus::testset`]. No flags. isa.md §2.6.
-#[inline]
+#[inline(always)]
 pub(super) fn testset<B: Bus>(
     s: &mut ArchState,
     bus: &mut B,

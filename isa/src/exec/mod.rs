@@ -28,7 +28,6 @@ pub use branch::cond_holds;
 pub use control::{enter_interrupt, fallthrough, pending_interrupt};
 pub use loadstore::complete_load;
 
-use crate::op::{AluOp, ShiftOp};
 use crate::{ArchState, Bus, Op, Step};
 
 /// Executes `op`, the instruction at address `pc` of `len` bytes (2 or 4).
@@ -45,23 +44,19 @@ pub fn exec<B: Bus>(s: &mut ArchState, bus: &mut B, op: Op, pc: u32, len: u32) -
         Op::Jalr { rn } => branch::jalr(s, rn, pc, len),
 
         // ---- integer ALU ----
-        Op::Alu { op, rd, rn, rm } => match op {
-            AluOp::Add => alu::add(s, rd, rn, rm),
-            AluOp::Sub => alu::sub(s, rd, rn, rm),
-            AluOp::And => alu::and(s, rd, rn, rm),
-            AluOp::Orr => alu::orr(s, rd, rn, rm),
-            AluOp::Eor => alu::eor(s, rd, rn, rm),
-            AluOp::Asr => alu::asr(s, rd, rn, rm),
-            AluOp::Lsr => alu::lsr(s, rd, rn, rm),
-            AluOp::Lsl => alu::lsl(s, rd, rn, rm),
-        },
+        Op::Add { rd, rn, rm } => alu::add(s, rd, rn, rm),
+        Op::Sub { rd, rn, rm } => alu::sub(s, rd, rn, rm),
+        Op::And { rd, rn, rm } => alu::and(s, rd, rn, rm),
+        Op::Orr { rd, rn, rm } => alu::orr(s, rd, rn, rm),
+        Op::Eor { rd, rn, rm } => alu::eor(s, rd, rn, rm),
+        Op::Asr { rd, rn, rm } => alu::asr(s, rd, rn, rm),
+        Op::Lsr { rd, rn, rm } => alu::lsr(s, rd, rn, rm),
+        Op::Lsl { rd, rn, rm } => alu::lsl(s, rd, rn, rm),
         Op::AddImm { rd, rn, imm } => alu::add_imm(s, rd, rn, imm),
         Op::SubImm { rd, rn, imm } => alu::sub_imm(s, rd, rn, imm),
-        Op::ShiftImm { op, rd, rn, amount } => match op {
-            ShiftOp::Lsr => alu::lsr_imm(s, rd, rn, amount),
-            ShiftOp::Lsl => alu::lsl_imm(s, rd, rn, amount),
-            ShiftOp::Asr => alu::asr_imm(s, rd, rn, amount),
-        },
+        Op::LsrImm { rd, rn, amount } => alu::lsr_imm(s, rd, rn, amount),
+        Op::LslImm { rd, rn, amount } => alu::lsl_imm(s, rd, rn, amount),
+        Op::AsrImm { rd, rn, amount } => alu::asr_imm(s, rd, rn, amount),
         Op::Bitr { rd, rn } => alu::bitr(s, rd, rn),
         Op::MovImm { rd, imm } => alu::mov_imm(s, rd, imm),
         Op::Movt { rd, imm } => alu::movt(s, rd, imm),

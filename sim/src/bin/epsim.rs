@@ -14,7 +14,11 @@ const EXIT_GUEST_FAULT: u8 = 125;
 const EXIT_LOAD_ERROR: u8 = 126;
 
 #[derive(Parser)]
-#[command(name = "epsim", version, about = "A cycle-accurate simulator of the Adapteva Epiphany manycore")]
+#[command(
+    name = "epsim",
+    version,
+    about = "A cycle-accurate simulator of the Adapteva Epiphany manycore"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -56,9 +60,13 @@ enum OnFault {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Run { program, max_cycles, stats, on_fault, args } => {
-            run(&program, max_cycles, stats, on_fault, args)
-        }
+        Command::Run {
+            program,
+            max_cycles,
+            stats,
+            on_fault,
+            args,
+        } => run(&program, max_cycles, stats, on_fault, args),
         Command::Disasm { program } => disasm(&program),
     }
 }
@@ -82,7 +90,9 @@ fn run(
             return ExitCode::from(EXIT_LOAD_ERROR);
         }
     };
-    let argv = std::iter::once(program.display().to_string()).chain(args).collect();
+    let argv = std::iter::once(program.display().to_string())
+        .chain(args)
+        .collect();
     let mut m = Machine::single_core(config, Syscalls::inherit(argv));
     if let Err(e) = m.load(&plan, program) {
         eprintln!("epsim: {e}");
@@ -100,11 +110,15 @@ fn run(
             ExitCode::from(128u8.wrapping_add(signal as u8))
         }
         StopReason::CycleLimit { cycles } => {
-            eprintln!("epsim: stopped after {cycles} cycles (--max-cycles); the program did not finish");
+            eprintln!(
+                "epsim: stopped after {cycles} cycles (--max-cycles); the program did not finish"
+            );
             ExitCode::from(EXIT_CYCLE_LIMIT)
         }
         StopReason::AllIdle => {
-            eprintln!("epsim: every core is idle and nothing can wake it; the program did not exit");
+            eprintln!(
+                "epsim: every core is idle and nothing can wake it; the program did not exit"
+            );
             ExitCode::from(EXIT_GUEST_FAULT)
         }
         StopReason::AllHalted => {
