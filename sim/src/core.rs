@@ -419,7 +419,6 @@ impl Core {
                         s.pc = pc.wrapping_add(len);
                         if !wake_now(s) {
                             // Still the IDLE: the caller sees an idle core.
-                            drop(bus);
                             self.run = RunState::Idle;
                             break 'run CoreExit::Idle;
                         }
@@ -468,7 +467,6 @@ impl Core {
                     Step::Bkpt | Step::Mbkpt => {
                         s.pc = pc.wrapping_add(len);
                         s.debugstatus |= DEBUG_HALT;
-                        drop(bus);
                         self.run = RunState::Halted;
                         break 'run CoreExit::Breakpoint { pc };
                     }
@@ -487,7 +485,6 @@ impl Core {
                     }
                 }
                 if bus.halt_requested {
-                    drop(bus);
                     self.run = RunState::Halted;
                     break 'run CoreExit::Halted;
                 }
