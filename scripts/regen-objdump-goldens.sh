@@ -41,6 +41,6 @@ ls -l "$root/isa/tests/golden"
 
 # The `epsim disasm` listing goldens (sim/tests/disasm.rs).
 for f in unmapped_store spin; do
-    (cd "$root" && "$objdump" -d "firmware/faults/$f.elf" | sed 's|^firmware/faults/||' \
+    (cd "$root" && "$objdump" -d "firmware/small/$f.elf" | sed 's|^firmware/small/||' \
         > "sim/tests/golden/$f.objdump")
 done

@@ -23,7 +23,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn run_fault(name: &str) -> (i32, String) {
-    let path = firmware(&format!("faults/{name}.elf"));
+    let path = firmware(&format!("small/{name}.elf"));
     let o = epsim(&[
         "run",
         "--max-cycles",
@@ -63,7 +63,7 @@ fn fetch_from_unmapped_memory_is_a_guest_fault() {
 
 #[test]
 fn max_cycles_stops_a_runaway_program_with_status_124() {
-    let path = firmware("faults/spin.elf");
+    let path = firmware("small/spin.elf");
     let o = epsim(&[
         "run",
         "--max-cycles",
@@ -80,7 +80,7 @@ fn raise_policy_hands_the_fault_to_the_program() {
     // With --on-fault raise the exception is only latched (EXCAUSE, ILAT[1]);
     // the reset IMASK masks it and this crt0 never unmasks it, so the program
     // carries on past the faulting load and exits normally.
-    let path = firmware("faults/misaligned_load.elf");
+    let path = firmware("small/misaligned_load.elf");
     let o = epsim(&[
         "run",
         "--on-fault",
@@ -110,4 +110,13 @@ fn a_missing_file_is_a_load_error() {
     let o = epsim(&["run", "/nonexistent/prog.elf"]);
     assert_eq!(o.status.code(), Some(126));
     insta::assert_snapshot!(stderr(&o));
+}
+
+#[test]
+fn self_modifying_code_sees_its_own_rewrites() {
+    // selfmod.S rewrites a called function and a hot loop body after both
+    // have been decoded; exit status 22 only if every rewrite is executed.
+    let path = firmware("small/selfmod.elf");
+    let o = epsim(&["run", "--max-cycles", "100000", path.to_str().expect("utf-8")]);
+    assert_eq!(o.status.code(), Some(22), "{}", stderr(&o));
 }

@@ -24,7 +24,7 @@ fn check(name: &str) {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let golden = std::fs::read_to_string(root.join(format!("tests/golden/{name}.objdump")))
         .expect("golden exists");
-    let elf = root.join(format!("../firmware/faults/{name}.elf"));
+    let elf = root.join(format!("../firmware/small/{name}.elf"));
     let out = Command::new(env!("CARGO_BIN_EXE_epsim"))
         .args(["disasm", elf.to_str().expect("utf-8")])
         .output()
