@@ -117,6 +117,11 @@ fn self_modifying_code_sees_its_own_rewrites() {
     // selfmod.S rewrites a called function and a hot loop body after both
     // have been decoded; exit status 22 only if every rewrite is executed.
     let path = firmware("small/selfmod.elf");
-    let o = epsim(&["run", "--max-cycles", "100000", path.to_str().expect("utf-8")]);
+    let o = epsim(&[
+        "run",
+        "--max-cycles",
+        "100000",
+        path.to_str().expect("utf-8"),
+    ]);
     assert_eq!(o.status.code(), Some(22), "{}", stderr(&o));
 }

@@ -1,0 +1,169 @@
+//! The machine on hand-assembled programs: how each kind of stop is
+//! reported, the fault policies, system calls and interrupts.
+
+use epsim_isa::state::{irq, status};
+use epsim_loader::{Flags, LoadPlan, Region, Segment};
+use epsim_sim::core::FaultKind;
+use epsim_sim::{Config, FaultPolicy, Machine, StopReason, Syscalls};
+
+/// A machine with `halfwords` loaded at local address 0 (entry 0).
+fn machine(halfwords: &[u16], policy: FaultPolicy) -> Machine {
+    let data: Vec<u8> = halfwords.iter().flat_map(|h| h.to_le_bytes()).collect();
+    let seg = Segment {
+        index: 0,
+        vaddr: 0,
+        region: Region::Local { offset: 0 },
+        flags: Flags {
+            read: true,
+            write: true,
+            exec: true,
+        },
+        data,
+        zero_fill: 0,
+    };
+    let plan = LoadPlan::new(0, vec![seg], Vec::new());
+    let mut config = Config::parallella16();
+    config.fault_policy = policy;
+    let mut m = Machine::single_core(config, Syscalls::captured(vec!["t".into()], Vec::new()));
+    m.load(&plan, std::path::Path::new("test.elf"))
+        .expect("loads");
+    m
+}
+
+// Encodings (checked against epiphany-elf-objdump in the isa goldens).
+const NOP: u16 = 0x01a2;
+const IDLE: u16 = 0x01b2;
+const BKPT: u16 = 0x01c2;
+const TRAP3: u16 = 0x0fe2;
+const TRAP4: u16 = 0x13e2;
+const TRAP5: u16 = 0x17e2;
+const SWI: u16 = 0x01e2;
+const GIE: u16 = 0x0192;
+/// `mov r0,#imm8`
+const fn mov_r0(imm: u8) -> u16 {
+    0x0003 | (imm as u16) << 5
+}
+/// `mov r1,#imm8`
+const fn mov_r1(imm: u8) -> u16 {
+    0x2003 | (imm as u16) << 5
+}
+/// `ldr r0,[r1]` (16-bit, disp 0)
+const LDR_R0_R1: u16 = 0x0444;
+/// `b .` (branch to itself)
+const B_SELF: u16 = 0x00e0;
+
+#[test]
+fn trap3_exit_reports_status_from_r0() {
+    let mut m = machine(&[mov_r0(42), TRAP3], FaultPolicy::Stop);
+    let stop = m.run(None);
+    assert!(
+        matches!(stop, StopReason::Exit { status: 42, .. }),
+        "{stop:?}"
+    );
+    assert_eq!(m.instret(), 2);
+    // The core halts at the trap, as on hardware.
+    assert_eq!(m.cores[0].state.pc, 2);
+}
+
+#[test]
+fn trap4_and_trap5_are_pass_and_fail() {
+    let stop = machine(&[TRAP4], FaultPolicy::Stop).run(None);
+    assert!(
+        matches!(stop, StopReason::Exit { status: 0, .. }),
+        "{stop:?}"
+    );
+    let stop = machine(&[TRAP5], FaultPolicy::Stop).run(None);
+    assert!(
+        matches!(stop, StopReason::Exit { status: 1, .. }),
+        "{stop:?}"
+    );
+}
+
+#[test]
+fn idle_with_nothing_to_wake_it_stops_the_run() {
+    let stop = machine(&[NOP, IDLE, NOP], FaultPolicy::Stop).run(None);
+    assert_eq!(stop, StopReason::AllIdle);
+}
+
+#[test]
+fn bkpt_halts_the_core_and_names_the_pc() {
+    let mut m = machine(&[NOP, BKPT], FaultPolicy::Stop);
+    let stop = m.run(None);
+    assert!(
+        matches!(stop, StopReason::Breakpoint { pc: 2, .. }),
+        "{stop:?}"
+    );
+    assert_eq!(m.cores[0].state.debugstatus & 1, 1);
+}
+
+#[test]
+fn cycle_limit_is_exact() {
+    let mut m = machine(&[B_SELF], FaultPolicy::Stop);
+    assert_eq!(m.run(Some(1000)), StopReason::CycleLimit { cycles: 1000 });
+    assert_eq!(m.instret(), 1000);
+    // A second run continues where the first stopped.
+    assert_eq!(m.run(Some(1500)), StopReason::CycleLimit { cycles: 1500 });
+}
+
+#[test]
+fn stop_policy_reports_a_misaligned_load_with_its_address() {
+    let mut m = machine(&[mov_r1(3), LDR_R0_R1], FaultPolicy::Stop);
+    match m.run(None) {
+        StopReason::Fault(f) => {
+            assert_eq!(f.pc, 2);
+            assert_eq!(f.word & 0xffff, LDR_R0_R1 as u32);
+            assert!(matches!(f.kind, FaultKind::Access { addr: 3, .. }), "{f:?}");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn raise_policy_latches_the_exception_and_the_handler_runs() {
+    // Vector 1 (software exception, at 0x4) is `trap 5`; the program
+    // unmasks everything, enables interrupts and does a misaligned load.
+    let mut prog = vec![NOP; 32];
+    prog[2] = TRAP5; // 0x4: the software-exception vector
+    let start = 0x20 / 2;
+    prog[0] = 0x10e0; // b 0x20
+                      // movts imask,r0 with r0 = 0: 32-bit `movts imask,r0` = 0x0402050f
+    prog[start] = mov_r0(0);
+    prog[start + 1] = 0x050f;
+    prog[start + 2] = 0x0402;
+    prog[start + 3] = GIE;
+    prog[start + 4] = mov_r1(3);
+    prog[start + 5] = LDR_R0_R1;
+    prog[start + 6] = TRAP3;
+    let mut m = machine(&prog, FaultPolicy::Raise);
+    let stop = m.run(Some(10_000));
+    // The handler's `trap 5` ends the run as a failure: the exception was
+    // taken, not the `trap 3` after the load.
+    assert!(
+        matches!(stop, StopReason::Exit { status: 1, .. }),
+        "{stop:?}"
+    );
+    let s = &m.cores[0].state;
+    assert_eq!(
+        (s.status() & status::EXCAUSE_MASK) >> status::EXCAUSE_SHIFT,
+        2,
+        "EXCAUSE = unaligned"
+    );
+    assert_eq!(s.ipend, 1 << irq::SWEXC);
+    // IRET points after the faulting load (at 0x2a).
+    assert_eq!(s.iret, 0x2c);
+}
+
+#[test]
+fn swi_raises_the_software_exception_whatever_the_policy() {
+    let mut m = machine(&[SWI, TRAP3], FaultPolicy::Stop);
+    let stop = m.run(None);
+    // IMASK from reset masks it: the program carries on to its exit.
+    assert!(matches!(stop, StopReason::Exit { .. }), "{stop:?}");
+    let s = &m.cores[0].state;
+    assert_eq!(s.ilat & (1 << irq::SWEXC), 1 << irq::SWEXC);
+    assert_eq!(
+        (s.status() & status::EXCAUSE_MASK) >> status::EXCAUSE_SHIFT,
+        1,
+        "EXCAUSE = SWI"
+    );
+}
