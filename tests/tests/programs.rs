@@ -61,7 +61,11 @@ fn builds(name: &str) -> Vec<PathBuf> {
 fn run(elf: &Path, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
     let config = Config::parallella16();
     let plan = epsim_loader::load_file(elf, &config.load_target()).map_err(|e| e.to_string())?;
-    let argv = vec![elf.file_name().and_then(|f| f.to_str()).unwrap_or("prog").to_string()];
+    let argv = vec![elf
+        .file_name()
+        .and_then(|f| f.to_str())
+        .unwrap_or("prog")
+        .to_string()];
     let mut m = Machine::single_core(config, Syscalls::captured(argv, stdin));
     m.load(&plan, elf).map_err(|e| e.to_string())?;
     let stop = m.run(Some(MAX_CYCLES));
@@ -70,26 +74,46 @@ fn run(elf: &Path, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
         StopReason::Signalled { signal, .. } => 128 + signal as i32,
         other => return Err(format!("did not exit: {other:?}")),
     };
-    Ok((status, m.sys.stdout.captured().to_vec(), m.sys.stderr.captured().to_vec()))
+    Ok((
+        status,
+        m.sys.stdout.captured().to_vec(),
+        m.sys.stderr.captured().to_vec(),
+    ))
 }
 
 #[test]
 fn every_corpus_program_prints_its_expected_output_at_every_optimisation_level() {
     let dir = corpus_dir();
     let entries = manifest();
-    assert!(entries.len() >= 40, "the corpus has {} programs", entries.len());
+    assert!(
+        entries.len() >= 40,
+        "the corpus has {} programs",
+        entries.len()
+    );
     let mut failures = Vec::new();
     let mut runs = 0;
     for e in &entries {
         let expected = std::fs::read(dir.join(format!("{}.expected", e.name)))
             .unwrap_or_else(|_| panic!("{}.expected exists", e.name));
         let expected_err = std::fs::read(dir.join(format!("{}.stderr", e.name))).ok();
-        let stdin = e.stdin.as_ref().map(|p| std::fs::read(p).expect("stdin file")).unwrap_or_default();
+        let stdin = e
+            .stdin
+            .as_ref()
+            .map(|p| std::fs::read(p).expect("stdin file"))
+            .unwrap_or_default();
         let elfs = builds(&e.name);
-        assert!(elfs.len() >= 2, "{}: expected two optimisation levels, found {elfs:?}", e.name);
+        assert!(
+            elfs.len() >= 2,
+            "{}: expected two optimisation levels, found {elfs:?}",
+            e.name
+        );
         for elf in elfs {
             runs += 1;
-            let label = elf.file_name().and_then(|f| f.to_str()).unwrap_or("?").to_string();
+            let label = elf
+                .file_name()
+                .and_then(|f| f.to_str())
+                .unwrap_or("?")
+                .to_string();
             match run(&elf, stdin.clone()) {
                 Err(why) => failures.push(format!("{label}: {why}")),
                 Ok((status, out, err)) => {
@@ -110,11 +134,19 @@ fn every_corpus_program_prints_its_expected_output_at_every_optimisation_level()
                         }
                     }
                     if status != e.status {
-                        failures.push(format!("{label}: exit status {status}, expected {}", e.status));
+                        failures.push(format!(
+                            "{label}: exit status {status}, expected {}",
+                            e.status
+                        ));
                     }
                 }
             }
         }
     }
-    assert!(failures.is_empty(), "{} of {runs} runs failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
