@@ -125,3 +125,10 @@ fn self_modifying_code_sees_its_own_rewrites() {
     ]);
     assert_eq!(o.status.code(), Some(22), "{}", stderr(&o));
 }
+
+#[test]
+fn a_program_linked_without_our_scripts_gets_a_hint() {
+    let (code, err) = run_fault("default_link");
+    assert_eq!(code, 126);
+    insta::assert_snapshot!(err);
+}

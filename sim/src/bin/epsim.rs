@@ -87,6 +87,12 @@ fn run(
         Ok(p) => p,
         Err(e) => {
             eprintln!("epsim: {e}");
+            if matches!(e.cause(), epsim_loader::LoadError::OutsideMemory { .. }) {
+                eprintln!(
+                    "epsim: hint: the toolchain's default link puts programs at 0x80000000, which no \
+                     Parallella core has; link with -T firmware/ldscripts/fast.ld (or internal.ld, dram.ld)"
+                );
+            }
             return ExitCode::from(EXIT_LOAD_ERROR);
         }
     };
