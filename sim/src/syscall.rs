@@ -162,6 +162,9 @@ pub struct Syscalls {
     pub stdin: Source,
     /// argv as the guest sees it (argv[0] is the program name).
     pub args: Vec<String>,
+    /// Whether the guest may reach the host's file system (open, stat,
+    /// unlink, link). When false those calls fail with EACCES.
+    pub allow_files: bool,
     files: BTreeMap<u32, File>,
 }
 
@@ -178,11 +181,13 @@ impl Syscalls {
             stderr: Sink::Stderr,
             stdin: Source::Stdin,
             args,
+            allow_files: true,
             files: BTreeMap::new(),
         }
     }
 
-    /// Standard streams captured in memory, stdin from `input`.
+    /// Standard streams captured in memory, stdin from `input`, and no
+    /// access to the host's files (set `allow_files` to grant it).
     pub fn captured(args: Vec<String>, input: Vec<u8>) -> Syscalls {
         Syscalls {
             stdout: Sink::Buffer(Vec::new()),
@@ -290,6 +295,7 @@ impl Syscalls {
     }
 
     fn open<M: GuestMemory>(&mut self, path: u32, flags: u32, mem: &mut M) -> Result<u32, u32> {
+        self.check_files()?;
         let path = read_cstr(mem, path)?;
         let mut o = OpenOptions::new();
         match flags & oflag::ACCMODE {
@@ -360,12 +366,14 @@ impl Syscalls {
     }
 
     fn stat<M: GuestMemory>(&mut self, path: u32, buf: u32, mem: &mut M) -> Result<u32, u32> {
+        self.check_files()?;
         let path = read_cstr(mem, path)?;
         let meta = std::fs::metadata(&path).map_err(|e| host_errno(&e))?;
         write_stat(mem, buf, &GuestStat::from_host(&meta))
     }
 
     fn link<M: GuestMemory>(&mut self, from: u32, to: u32, mem: &mut M) -> Result<u32, u32> {
+        self.check_files()?;
         let from = read_cstr(mem, from)?;
         let to = read_cstr(mem, to)?;
         std::fs::hard_link(from, to)
@@ -379,8 +387,17 @@ impl Syscalls {
         mem: &mut M,
         f: impl FnOnce(&str) -> io::Result<()>,
     ) -> Result<u32, u32> {
+        self.check_files()?;
         let path = read_cstr(mem, path)?;
         f(&path).map(|()| 0).map_err(|e| host_errno(&e))
+    }
+
+    fn check_files(&self) -> Result<(), u32> {
+        if self.allow_files {
+            Ok(())
+        } else {
+            Err(errno::EACCES)
+        }
     }
 
     fn arg(&self, n: u32) -> Result<&str, u32> {
@@ -587,8 +604,15 @@ mod tests {
         mem.0[200..204].copy_from_slice(b"data");
         let mut sc = Syscalls::captured(vec![], Vec::new());
         let mut r = [0u32; 64];
-        r[0] = 0;
         r[1] = oflag::RDWR | oflag::CREAT | oflag::TRUNC;
+        sc.service(2, &mut r, &mut mem, 0);
+        assert_eq!(
+            (r[0], r[3]),
+            (u32::MAX, errno::EACCES),
+            "files are off by default"
+        );
+        sc.allow_files = true;
+        r[0] = 0;
         sc.service(2, &mut r, &mut mem, 0);
         let fd = r[0];
         assert_eq!((fd, r[3]), (3, 0));

@@ -66,7 +66,10 @@ fn run(elf: &Path, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
         .and_then(|f| f.to_str())
         .unwrap_or("prog")
         .to_string()];
-    let mut m = Machine::single_core(config, Syscalls::captured(argv, stdin));
+    let mut sys = Syscalls::captured(argv, stdin);
+    // fileio creates and removes a scratch file in the current directory
+    sys.allow_files = true;
+    let mut m = Machine::single_core(config, sys);
     m.load(&plan, elf).map_err(|e| e.to_string())?;
     let stop = m.run(Some(MAX_CYCLES));
     let status = match stop {
