@@ -197,6 +197,7 @@ impl Syscalls {
                 pos: 0,
             },
             args,
+            allow_files: false,
             files: BTreeMap::new(),
         }
     }
