@@ -102,6 +102,7 @@ fn a_file_that_is_not_elf_is_a_load_error_with_status_126() {
     let o = epsim(&["run", bad.to_str().expect("utf-8")]);
     assert_eq!(o.status.code(), Some(126));
     let err = stderr(&o).replace(dir.to_str().expect("utf-8"), "[TMP]");
+    std::fs::remove_dir_all(&dir).expect("clean up");
     insta::assert_snapshot!(err);
 }
 
