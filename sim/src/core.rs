@@ -428,41 +428,24 @@ impl Core {
                         s.raise_exception(Excause::Swi);
                     }
                     Step::Exception(cause) => {
-                        if policy == FaultPolicy::Stop {
-                            let kind = if cause == Excause::Fpu {
-                                // the result is written; report after it
-                                s.pc = pc.wrapping_add(len);
-                                FaultKind::Fpu
-                            } else {
-                                FaultKind::Unimplemented
-                            };
-                            let word = instruction_word(&bus, pc);
-                            break 'run CoreExit::Fault(GuestFault {
-                                core: id,
-                                pc,
-                                word,
-                                kind,
-                            });
+                        let kind = if cause == Excause::Fpu {
+                            FaultKind::Fpu
+                        } else {
+                            FaultKind::Unimplemented
+                        };
+                        if let Some(exit) = guest_fault(policy, s, &bus, id, pc, len, kind, cause) {
+                            break 'run exit;
                         }
-                        s.pc = pc.wrapping_add(len);
-                        s.raise_exception(cause);
                     }
                     Step::Fault { addr, fault } => {
-                        if policy == FaultPolicy::Stop {
-                            let word = instruction_word(&bus, pc);
-                            let kind = FaultKind::Access { addr, fault };
-                            break 'run CoreExit::Fault(GuestFault {
-                                core: id,
-                                pc,
-                                word,
-                                kind,
-                            });
-                        }
-                        s.pc = pc.wrapping_add(len);
-                        s.raise_exception(match fault {
+                        let kind = FaultKind::Access { addr, fault };
+                        let cause = match fault {
                             MemFault::Unaligned => Excause::Unaligned,
                             _ => Excause::IllegalAccess,
-                        });
+                        };
+                        if let Some(exit) = guest_fault(policy, s, &bus, id, pc, len, kind, cause) {
+                            break 'run exit;
+                        }
                     }
                     Step::Bkpt | Step::Mbkpt => {
                         s.pc = pc.wrapping_add(len);
@@ -511,6 +494,39 @@ impl Core {
             false
         }
     }
+}
+
+/// Applies the fault policy to a fault of the instruction at `pc`: with
+/// `Stop`, the exit that reports it (the PC stays at the instruction, except
+/// after an FPU exception, whose result is already written); with `Raise`,
+/// latches the software exception `cause` and continues after the
+/// instruction.
+#[allow(clippy::too_many_arguments)]
+fn guest_fault(
+    policy: FaultPolicy,
+    s: &mut ArchState,
+    bus: &CoreBus<'_>,
+    core: CoreId,
+    pc: u32,
+    len: u32,
+    kind: FaultKind,
+    cause: Excause,
+) -> Option<CoreExit> {
+    if policy == FaultPolicy::Stop {
+        if kind == FaultKind::Fpu {
+            s.pc = pc.wrapping_add(len);
+        }
+        let word = instruction_word(bus, pc);
+        return Some(CoreExit::Fault(GuestFault {
+            core,
+            pc,
+            word,
+            kind,
+        }));
+    }
+    s.pc = pc.wrapping_add(len);
+    s.raise_exception(cause);
+    None
 }
 
 /// Takes a pending interrupt on an idle core (returning into the

@@ -1,33 +1,18 @@
 //! The machine on hand-assembled programs: how each kind of stop is
 //! reported, the fault policies, system calls and interrupts.
 
+mod common;
+
 use epsim_isa::state::{irq, status};
-use epsim_loader::{Flags, LoadPlan, Region, Segment};
 use epsim_sim::core::FaultKind;
-use epsim_sim::{Config, FaultPolicy, Machine, StopReason, Syscalls};
+use epsim_sim::{FaultPolicy, Machine, StopReason};
 
 /// A machine with `halfwords` loaded at local address 0 (entry 0).
 fn machine(halfwords: &[u16], policy: FaultPolicy) -> Machine {
-    let data: Vec<u8> = halfwords.iter().flat_map(|h| h.to_le_bytes()).collect();
-    let seg = Segment {
-        index: 0,
-        vaddr: 0,
-        region: Region::Local { offset: 0 },
-        flags: Flags {
-            read: true,
-            write: true,
-            exec: true,
-        },
-        data,
-        zero_fill: 0,
-    };
-    let plan = LoadPlan::new(0, vec![seg], Vec::new());
-    let mut config = Config::parallella16();
-    config.fault_policy = policy;
-    let mut m = Machine::single_core(config, Syscalls::captured(vec!["t".into()], Vec::new()));
-    m.load(&plan, std::path::Path::new("test.elf"))
-        .expect("loads");
-    m
+    common::machine_with_code(
+        halfwords.iter().flat_map(|h| h.to_le_bytes()).collect(),
+        policy,
+    )
 }
 
 // Encodings (checked against epiphany-elf-objdump in the isa goldens).

@@ -3,8 +3,9 @@
 //! writes to special registers, interrupts) run under both fault policies
 //! and must end in a `StopReason`.
 
-use epsim_loader::{Flags, LoadPlan, Region, Segment};
-use epsim_sim::{Config, FaultPolicy, Machine, StopReason, Syscalls};
+mod common;
+
+use epsim_sim::{FaultPolicy, StopReason};
 
 /// xorshift64*: deterministic, seeded, no dependency.
 struct Rng(u64);
@@ -19,29 +20,9 @@ impl Rng {
 
 fn run_random(seed: u64, policy: FaultPolicy) -> StopReason {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    // 2 KB of random code at 0, plus random data registers via the code.
-    let data: Vec<u8> = (0..2048).map(|_| rng.next() as u8).collect();
-    let seg = Segment {
-        index: 0,
-        vaddr: 0,
-        region: Region::Local { offset: 0 },
-        flags: Flags {
-            read: true,
-            write: true,
-            exec: true,
-        },
-        data,
-        zero_fill: 0,
-    };
-    let plan = LoadPlan::new(0, vec![seg], Vec::new());
-    let mut config = Config::parallella16();
-    config.fault_policy = policy;
-    // System calls must not touch the host's files: run in a scratch dir
-    // would be nicer, but random paths are almost never valid UTF-8 names
-    // that exist; captured streams keep stdout clean.
-    let mut m = Machine::single_core(config, Syscalls::captured(vec!["r".into()], Vec::new()));
-    m.load(&plan, std::path::Path::new("random.elf"))
-        .expect("loads");
+    // 2 KB of random code at 0; captured streams, no host files.
+    let code: Vec<u8> = (0..2048).map(|_| rng.next() as u8).collect();
+    let mut m = common::machine_with_code(code, policy);
     m.run(Some(20_000))
 }
 
