@@ -1,4 +1,5 @@
 /* Executes a word that decodes to no Epiphany-III instruction. */
+        .file "illegal.S"
         .section .text
         .global _main
 _main:

@@ -1,4 +1,5 @@
 /* A word load from an odd address: a misaligned access. */
+        .file "misaligned_load.S"
         .section .text
         .global _main
 _main:

@@ -6,6 +6,7 @@
  * 2. A loop body is patched from `add r2,r2,1` to `add r2,r2,3` half-way.
  * The exit status is r0 + r2 = 2 + (5*1 + 5*3) = 22 when every rewrite is
  * seen, anything else when a stale decode runs. */
+        .file "selfmod.S"
         .section .text
         .global _main
         .balign 4

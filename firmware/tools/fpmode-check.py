@@ -15,22 +15,26 @@ caller's mode before calls and returns:
     movts config,S
     gie
 
-GCC 12 can place such a restore on a path where the save of X (or the load of
-the mask M) never ran, so CONFIG picks up whatever the caller left in that
-register.  This tool disassembles each function with epiphany-elf-objdump,
-builds its control-flow graph (jump tables resolved from the ELF's data),
-and runs a forward data-flow analysis that tags every register with where
-its value may come from:
+GCC 12.2 can place such a restore on a path where the save of X (or the load
+of the mask M) never ran, so CONFIG picks up whatever the caller left in that
+register, or place the save where CONFIG was already switched.  This tool
+disassembles each function with epiphany-elf-objdump, builds its control-flow
+graph (switch jump tables read from the ELF's data; calls resolved to their
+callee where the address is a constant) and runs a forward data-flow
+analysis that tags every register with where its value may come from:
 
     ENTRY    the value the register had when the function was entered
-    CLOBBER  garbage left by a call (caller-saved register after jalr/bl)
-    SAVED    the result of `movfs X,config` (possibly copied with mov)
+    CLOBBER  garbage left by a call (a caller-saved register after jalr/bl;
+             the libgcc division "sfuncs" clobber only their short lists)
+    SAVED    `movfs X,config` while CONFIG still held the caller's value
+    STALE    `movfs X,config` after CONFIG may have been switched
     OTHER    anything else computed in the function (constants, loads, ...)
 
-At every `movts config,S` it looks at the registers the instructions since
-the matching `movfs S,config` read (X and M above), and reports every one
-that may hold ENTRY or CLOBBER, with a witness path from the function entry
-that never writes that register.  Exit status 1 if anything was reported.
+At every `movts config,S` it looks at the registers that the instructions
+computing S (since the matching `movfs S,config`) read -- X and M above --
+and reports every one that may hold ENTRY, CLOBBER or STALE, with a path on
+which the register is not written (from the entry, or from the clobbering
+call) or the stale save.  Exit status 1 if anything was reported.
 
 Options:
   --objdump PROG   the disassembler (default epiphany-elf-objdump)
@@ -575,8 +579,11 @@ def main(argv):
                 print(f"{path}: {name}: CONFIG write at {movts.addr:08x} reads r{reg} "
                       f"({user.addr:08x} `{user.text}`), which may still hold {what}")
                 if steps is not None and not quiet:
-                    print(f"    path on which r{reg} is not written: "
-                          + ("; ".join(steps) if steps else "straight line"))
+                    if tag == STALE:
+                        print("    " + "; ".join(steps))
+                    else:
+                        print(f"    path on which r{reg} is not written: "
+                              + ("; ".join(steps) if steps else "straight line"))
         total_bad += len(bad_funcs)
         if quiet and not bad_funcs:
             continue

@@ -4,10 +4,11 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// A firmware path relative to the directory `epsim` runs in (the crate
+/// directory), so messages that name the file are the same in every
+/// checkout.
 fn firmware(rel: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../firmware")
-        .join(rel)
+    PathBuf::from("../firmware").join(rel)
 }
 
 fn epsim(args: &[&str]) -> Output {
