@@ -6,12 +6,13 @@
 //! anything else unmapped), how each `Step` the semantics report is acted
 //! on, and when interrupts are taken (between instructions).
 
-use epsim_isa::exec::{enter_interrupt, exec, fallthrough, pending_interrupt};
+use epsim_isa::exec::{enter_interrupt, exec_ref, fallthrough, pending_interrupt};
 use epsim_isa::state::{irq, sreg, status};
-use epsim_isa::{Access, ArchState, Bus, Decoded, Excause, MemFault, Size, Sreg, Step};
+use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, Size, Sreg, Step};
 
+use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
 use crate::config::{CoreId, FaultPolicy};
-use crate::memory::{CodeMem, EMPTY};
+use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
 
 /// Start of the memory-mapped register window in a core's local space.
@@ -58,6 +59,8 @@ pub struct Core {
     pub regs: OtherRegs,
     pub run: RunState,
     pub stats: CoreStats,
+    /// Decoded blocks of the code this core ran.
+    pub blocks: BlockCache,
 }
 
 /// Why a core's execution loop returned.
@@ -167,6 +170,9 @@ pub struct CoreBus<'a> {
     ext_base: u32,
     /// Set when a register write asks the core to halt.
     halt_requested: bool,
+    /// Set when a store reached a memory-mapped register or decoded code:
+    /// the running block must end after this instruction.
+    attention: bool,
 }
 
 impl CoreBus<'_> {
@@ -213,6 +219,9 @@ impl CoreBus<'_> {
     }
 
     fn mmr_write(&mut self, s: &mut ArchState, off: u32, v: u32) -> bool {
+        // A register write can halt the core or make an interrupt pending:
+        // the running block ends after this instruction.
+        self.attention = true;
         let w = (off - MMR_BASE) / 4;
         match off - MMR_BASE {
             0x000..=0x0FF => s.r[w as usize] = v,
@@ -264,8 +273,8 @@ impl Bus for CoreBus<'_> {
     fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
         let len = size.bytes();
         match self.place(addr, len) {
-            Place::Sram(off) => self.sram.write(off, len, value),
-            Place::Dram(off) => self.dram.write(off, len, value),
+            Place::Sram(off) => self.attention |= self.sram.write(off, len, value),
+            Place::Dram(off) => self.attention |= self.dram.write(off, len, value),
             Place::Mmr(off) if size == Size::Word => {
                 if !self.mmr_write(s, off, value as u32) {
                     return Access::Fault(MemFault::Unmapped);
@@ -290,7 +299,7 @@ impl Bus for CoreBus<'_> {
         };
         let old = mem.read(off, 4) as u32;
         if old == 0 {
-            mem.write(off, 4, value as u64);
+            self.attention |= mem.write(off, 4, value as u64);
         }
         Access::Ready(old)
     }
@@ -317,8 +326,8 @@ impl GuestMemory for CoreBus<'_> {
 
     fn write_guest(&mut self, addr: u32, data: &[u8]) -> bool {
         match self.place(addr, (data.len() as u32).max(1)) {
-            Place::Sram(off) => self.sram.write_bytes(off, data),
-            Place::Dram(off) => self.dram.write_bytes(off, data),
+            Place::Sram(off) => self.attention |= self.sram.write_bytes(off, data),
+            Place::Dram(off) => self.attention |= self.dram.write_bytes(off, data),
             _ => return false,
         }
         true
@@ -337,6 +346,7 @@ impl Core {
             },
             run: RunState::Halted,
             stats: CoreStats::default(),
+            blocks: BlockCache::new(),
         }
     }
 
@@ -351,6 +361,7 @@ impl Core {
                 dram: shared.dram,
                 ext_base: shared.ext_base,
                 halt_requested: false,
+                attention: false,
             },
         )
     }
@@ -387,89 +398,82 @@ impl Core {
             if self.run == RunState::Halted {
                 break 'run CoreExit::Halted;
             }
-            let (s, mut bus) = self.bus(shared);
+            let Core {
+                state: s,
+                sram,
+                regs,
+                run,
+                blocks,
+                ..
+            } = self;
+            let mut bus = CoreBus {
+                id_bits: id.bits(),
+                sram,
+                regs,
+                dram: shared.dram,
+                ext_base: shared.ext_base,
+                halt_requested: false,
+                attention: false,
+            };
+            // Code may have been written since this core last ran (the
+            // loader, a system call, another agent); within the loop only
+            // a store that sets `attention` can write it.
+            blocks.validate([bus.sram.epoch(), bus.dram.epoch()]);
             while retired < budget {
-                let pc = s.pc;
-                let d = fetch(&mut bus, pc);
-                if d.len == 0 {
-                    let fault = if pc & 1 != 0 {
-                        MemFault::Unaligned
-                    } else {
-                        MemFault::Unmapped
-                    };
-                    let kind = FaultKind::Fetch { fault };
-                    break 'run CoreExit::Fault(GuestFault {
-                        core: id,
-                        pc,
-                        word: 0,
-                        kind,
-                    });
+                let entry = s.pc;
+                let block = match blocks.lookup(entry) {
+                    Some(b) => b,
+                    None => match build_block(blocks, &mut bus, entry) {
+                        Ok(b) => b,
+                        Err(fault) => {
+                            break 'run CoreExit::Fault(GuestFault {
+                                core: id,
+                                pc: entry,
+                                word: 0,
+                                kind: FaultKind::Fetch { fault },
+                            })
+                        }
+                    },
+                };
+                let insns = blocks.insns(block);
+                let mut n = insns.len().min((budget - retired) as usize);
+                if s.lc != 0 {
+                    n = n.min(upto_loop_end(insns, entry, s.le));
                 }
-                let len = d.len as u32;
-                let step = exec(s, &mut bus, d.op, pc, len);
-                retired += 1;
-                match step {
-                    Step::Next => s.pc = fallthrough(s, pc, len),
-                    Step::Jump { target } => s.pc = target,
-                    Step::Trap { num } => {
-                        s.pc = pc.wrapping_add(len);
-                        break 'run CoreExit::Trap { num, pc };
+                // Run the block's instructions back to back while each one
+                // simply falls through; stop at the first that does not, or
+                // after a store that needs the system's attention. The
+                // hardware-loop rule applies to the last one run only: the
+                // block was cut after the loop's last instruction above.
+                bus.attention = false;
+                let mut pc = entry;
+                let mut len = 0;
+                let mut done = 0;
+                let mut last = None;
+                for insn in &insns[..n] {
+                    pc = pc.wrapping_add(len);
+                    len = insn.len as u32;
+                    let step = exec_ref(s, &mut bus, &insn.op, pc, len);
+                    done += 1;
+                    if step != Step::Next {
+                        last = Some(step);
+                        break;
                     }
-                    Step::Idle => {
-                        s.pc = pc.wrapping_add(len);
-                        if !wake_now(s) {
-                            // Still the IDLE: the caller sees an idle core.
-                            self.run = RunState::Idle;
-                            break 'run CoreExit::Idle;
-                        }
-                    }
-                    Step::Exception(Excause::Swi) => {
-                        s.pc = pc.wrapping_add(len);
-                        s.raise_exception(Excause::Swi);
-                    }
-                    Step::Exception(cause) => {
-                        let kind = if cause == Excause::Fpu {
-                            FaultKind::Fpu
-                        } else {
-                            FaultKind::Unimplemented
-                        };
-                        if let Some(exit) = guest_fault(policy, s, &bus, id, pc, len, kind, cause) {
-                            break 'run exit;
-                        }
-                    }
-                    Step::Fault { addr, fault } => {
-                        let kind = FaultKind::Access { addr, fault };
-                        let cause = match fault {
-                            MemFault::Unaligned => Excause::Unaligned,
-                            _ => Excause::IllegalAccess,
-                        };
-                        if let Some(exit) = guest_fault(policy, s, &bus, id, pc, len, kind, cause) {
-                            break 'run exit;
-                        }
-                    }
-                    Step::Bkpt | Step::Mbkpt => {
-                        s.pc = pc.wrapping_add(len);
-                        s.debugstatus |= DEBUG_HALT;
-                        self.run = RunState::Halted;
-                        break 'run CoreExit::Breakpoint { pc };
-                    }
-                    Step::Wand => {
-                        // A single core is its own group: the barrier is
-                        // complete as soon as it arrives.
-                        s.pc = fallthrough(s, pc, len);
-                        s.ilat |= 1 << irq::WAND;
-                    }
-                    Step::Sync => {
-                        s.pc = fallthrough(s, pc, len);
-                        s.ilat |= 1 << irq::SYNC;
-                    }
-                    Step::LoadPending { .. } | Step::Stall => {
-                        unreachable!("invariant: the functional bus never defers an access")
+                    if bus.attention {
+                        break;
                     }
                 }
-                if bus.halt_requested {
-                    self.run = RunState::Halted;
-                    break 'run CoreExit::Halted;
+                retired += done;
+                let step = last.unwrap_or(Step::Next);
+                if let Some(exit) = settle(s, &mut bus, run, id, policy, step, pc, len) {
+                    break 'run exit;
+                }
+                if bus.attention {
+                    if bus.halt_requested {
+                        *run = RunState::Halted;
+                        break 'run CoreExit::Halted;
+                    }
+                    blocks.validate([bus.sram.epoch(), bus.dram.epoch()]);
                 }
                 if s.ilat & !s.imask != 0 {
                     if let Some(n) = pending_interrupt(s) {
@@ -542,28 +546,128 @@ fn wake_now(s: &mut ArchState) -> bool {
     }
 }
 
-/// The decoded instruction at `pc`, through the decode cache of the memory
-/// that holds it, or [`EMPTY`] (length 0) if nothing can be fetched there
-/// (odd or unmapped address). Local SRAM is the fast path; everything else
-/// classifies the address first.
-#[inline(always)]
-fn fetch(bus: &mut CoreBus<'_>, pc: u32) -> Decoded {
-    if pc < bus.sram.size() && pc & 1 == 0 {
-        return bus.sram.fetch(pc);
+/// How many of a block's instructions (from `entry`) to run so that the
+/// hardware loop's last instruction, at `le`, is the last one run: all of
+/// them unless `le` is one of their addresses.
+#[inline]
+fn upto_loop_end(insns: &[Insn], entry: u32, le: u32) -> usize {
+    let mut pc = entry;
+    for (k, insn) in insns.iter().enumerate() {
+        if pc == le {
+            return k + 1;
+        }
+        pc = pc.wrapping_add(insn.len as u32);
     }
-    fetch_slow(bus, pc)
+    insns.len()
 }
 
+/// Acts on the outcome `step` of the instruction at `pc` (`len` bytes),
+/// the last one a block ran: sets the PC, services
+/// what the core services itself, and returns the exit when the core must
+/// stop.
+#[allow(clippy::too_many_arguments)]
+fn settle(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_>,
+    run: &mut RunState,
+    id: CoreId,
+    policy: FaultPolicy,
+    step: Step,
+    pc: u32,
+    len: u32,
+) -> Option<CoreExit> {
+    match step {
+        Step::Next => s.pc = fallthrough(s, pc, len),
+        Step::Jump { target } => s.pc = target,
+        Step::Trap { num } => {
+            s.pc = pc.wrapping_add(len);
+            return Some(CoreExit::Trap { num, pc });
+        }
+        Step::Idle => {
+            s.pc = pc.wrapping_add(len);
+            if !wake_now(s) {
+                // Still the IDLE: the caller sees an idle core.
+                *run = RunState::Idle;
+                return Some(CoreExit::Idle);
+            }
+        }
+        Step::Exception(Excause::Swi) => {
+            s.pc = pc.wrapping_add(len);
+            s.raise_exception(Excause::Swi);
+        }
+        Step::Exception(cause) => {
+            let kind = if cause == Excause::Fpu {
+                FaultKind::Fpu
+            } else {
+                FaultKind::Unimplemented
+            };
+            return guest_fault(policy, s, bus, id, pc, len, kind, cause);
+        }
+        Step::Fault { addr, fault } => {
+            let kind = FaultKind::Access { addr, fault };
+            let cause = match fault {
+                MemFault::Unaligned => Excause::Unaligned,
+                _ => Excause::IllegalAccess,
+            };
+            return guest_fault(policy, s, bus, id, pc, len, kind, cause);
+        }
+        Step::Bkpt | Step::Mbkpt => {
+            s.pc = pc.wrapping_add(len);
+            s.debugstatus |= DEBUG_HALT;
+            *run = RunState::Halted;
+            return Some(CoreExit::Breakpoint { pc });
+        }
+        Step::Wand => {
+            // A single core is its own group: the barrier is complete as
+            // soon as it arrives.
+            s.pc = fallthrough(s, pc, len);
+            s.ilat |= 1 << irq::WAND;
+        }
+        Step::Sync => {
+            s.pc = fallthrough(s, pc, len);
+            s.ilat |= 1 << irq::SYNC;
+        }
+        Step::LoadPending { .. } | Step::Stall => {
+            unreachable!("invariant: the functional bus never defers an access")
+        }
+    }
+    None
+}
+
+/// Decodes the block that starts at `pc` into `blocks`, marking its bytes
+/// as code in the memory that holds them. Only local SRAM (either address)
+/// and DRAM hold fetchable code; an odd or unmapped `pc` is a fetch fault.
+#[cold]
 #[inline(never)]
-fn fetch_slow(bus: &mut CoreBus<'_>, pc: u32) -> Decoded {
+fn build_block(blocks: &mut BlockCache, bus: &mut CoreBus<'_>, pc: u32) -> Result<u32, MemFault> {
     if pc & 1 != 0 {
-        return EMPTY;
+        return Err(MemFault::Unaligned);
     }
-    match bus.place(pc, 2) {
-        Place::Sram(off) => bus.sram.fetch(off),
-        Place::Dram(off) => bus.dram.fetch(off),
-        _ => EMPTY,
+    let (mem, start) = match bus.place(pc, 2) {
+        Place::Sram(off) => (&mut *bus.sram, off),
+        Place::Dram(off) => (&mut *bus.dram, off),
+        _ => return Err(MemFault::Unmapped),
+    };
+    let mut insns = [Insn {
+        op: epsim_isa::Op::Nop,
+        len: 2,
+    }; MAX_BLOCK];
+    let mut n = 0;
+    let mut off = start;
+    while n < MAX_BLOCK && mem.contains(off, 2) {
+        let d = decode(mem.word_for_decode(off));
+        insns[n] = Insn {
+            op: d.op,
+            len: d.len,
+        };
+        n += 1;
+        off += d.len as u32;
+        if ends_block(&d.op) {
+            break;
+        }
     }
+    mem.mark_code(start, off.min(mem.size()) - start);
+    Ok(blocks.insert(pc, &insns[..n]))
 }
 
 /// The instruction word at `pc` for diagnostics (0 if unreadable).

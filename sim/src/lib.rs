@@ -2,6 +2,7 @@
 //! DRAM, the libgloss system calls, and the loop that runs them. The `epsim`
 //! command-line tool lives in `src/bin/epsim.rs`.
 
+pub mod block;
 pub mod config;
 pub mod core;
 pub mod disasm;

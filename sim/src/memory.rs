@@ -1,66 +1,51 @@
-//! Byte-addressed memories with their decoded-instruction caches.
+//! Byte-addressed memories that instructions can be fetched from.
 //!
 //! Model decision owned here: *every* write into a memory that can hold code
-//! goes through [`CodeMem::write`], which drops the cached decodes of every
-//! instruction that could overlap the written bytes (an instruction is 2 or
-//! 4 bytes, so a write of `n` bytes at `a` can change instructions starting
-//! at `a - 2 .. a + n`). There is no other way to change the bytes, so
-//! self-modifying code, loader writes, host writes and DMA all see fresh
-//! decodes (DESIGN rule 3).
+//! goes through [`CodeMem::write`] (or `write_bytes`/`zero`), which checks
+//! the written halfwords against a bitmap of the halfwords that cached
+//! decoded blocks were built from. A write that touches one advances the
+//! memory's *code epoch* and clears the bitmap; every block cache built at
+//! an older epoch is dropped before it is used again (`crate::block`). There
+//! is no other way to change the bytes, so self-modifying code, loader
+//! writes, host writes and DMA all see fresh decodes (DESIGN rule 3), and
+//! data writes pay one bit test.
 
-use epsim_isa::encoding::EncId;
-use epsim_isa::{decode, insn_len, Decoded, Op};
+use epsim_isa::insn_len;
 
-/// Decoded slots per cache page (one per halfword).
-const PAGE_SLOTS: usize = 2048;
-/// Bytes covered by one cache page.
-const PAGE_BYTES: u32 = (PAGE_SLOTS * 2) as u32;
-
-/// Memories up to this size keep one flat decode array (allocated at the
-/// first fetch); larger ones (DRAM) keep lazily allocated pages.
-const FLAT_LIMIT: u32 = 1 << 20;
-
-/// A decode slot that holds nothing yet (no instruction has length 0); also
-/// what a failed fetch returns.
-pub const EMPTY: Decoded = Decoded {
-    op: Op::Nop,
-    len: 0,
-    enc: EncId::NoRow,
-};
-
-/// Memory that instructions can be fetched from: the bytes plus a lazily
-/// allocated cache of decoded instructions, one slot per halfword. A core's
-/// SRAM keeps one flat array (one load per fetch); DRAM keeps pages of 4 KB
-/// so a 32 MB DRAM pays only for the code it runs.
+/// Memory that instructions can be fetched from: the bytes, the bitmap of
+/// halfwords decoded into cached blocks, and the code epoch.
 pub struct CodeMem {
     bytes: Vec<u8>,
-    /// Flat decode slots (empty until the first fetch; unused when paged).
-    flat: Vec<Decoded>,
-    paged: bool,
-    pages: Vec<Option<Box<[Decoded; PAGE_SLOTS]>>>,
+    /// One bit per halfword that some cached block decoded (allocated at
+    /// the first [`CodeMem::mark_code`]).
+    code: Vec<u64>,
+    /// Whether any bit of `code` may be set (the fast exit of writes).
+    has_code: bool,
+    /// Advanced by every write that changes decoded code.
+    epoch: u64,
 }
 
 impl CodeMem {
     /// A zeroed memory of `size` bytes (a multiple of 8).
     pub fn new(size: u32) -> CodeMem {
-        let paged = size > FLAT_LIMIT;
-        let size = size as usize;
-        let pages = if paged {
-            size.div_ceil(PAGE_BYTES as usize)
-        } else {
-            0
-        };
         CodeMem {
-            bytes: vec![0; size],
-            flat: Vec::new(),
-            paged,
-            pages: (0..pages).map(|_| None).collect(),
+            bytes: vec![0; size as usize],
+            code: Vec::new(),
+            has_code: false,
+            epoch: 0,
         }
     }
 
     #[inline(always)]
     pub fn size(&self) -> u32 {
         self.bytes.len() as u32
+    }
+
+    /// The code epoch: it changes whenever bytes that a cached block was
+    /// decoded from are written.
+    #[inline(always)]
+    pub fn epoch(&self) -> u64 {
+        self.epoch
     }
 
     /// The raw bytes (read-only: writes must go through [`CodeMem::write`]).
@@ -102,25 +87,26 @@ impl CodeMem {
         w
     }
 
-    /// Writes the low `len` bytes of `value` little-endian at `off` and
-    /// invalidates the decodes the write can affect. The caller has checked
-    /// the range.
+    /// Writes the low `len` bytes of `value` little-endian at `off`; true if
+    /// the write changed decoded code (the epoch advanced). The caller has
+    /// checked the range.
     #[inline(always)]
-    pub fn write(&mut self, off: u32, len: u32, value: u64) {
+    pub fn write(&mut self, off: u32, len: u32, value: u64) -> bool {
         let o = off as usize;
         let b = value.to_le_bytes();
         self.bytes[o..o + len as usize].copy_from_slice(&b[..len as usize]);
-        self.invalidate(off, len);
+        self.has_code && self.touch(off, len)
     }
 
-    /// Copies `data` to `off` (loader, host and bulk writes).
-    pub fn write_bytes(&mut self, off: u32, data: &[u8]) {
+    /// Copies `data` to `off` (loader, host and bulk writes); true if it
+    /// changed decoded code.
+    pub fn write_bytes(&mut self, off: u32, data: &[u8]) -> bool {
         let o = off as usize;
         self.bytes[o..o + data.len()].copy_from_slice(data);
-        self.invalidate(off, data.len() as u32);
+        self.has_code && self.touch(off, data.len() as u32)
     }
 
-    /// Copies `len` bytes at `off` into a vector (range checked by caller).
+    /// The bytes `[off, off + len)` (range checked by the caller).
     pub fn read_bytes(&self, off: u32, len: u32) -> &[u8] {
         &self.bytes[off as usize..(off + len) as usize]
     }
@@ -128,70 +114,68 @@ impl CodeMem {
     /// Fills `[off, off + len)` with zeroes.
     pub fn zero(&mut self, off: u32, len: u32) {
         self.bytes[off as usize..(off + len) as usize].fill(0);
-        self.invalidate(off, len);
+        if self.has_code {
+            self.touch(off, len);
+        }
     }
 
-    /// Drops cached decodes of instructions that may overlap `[off, off+len)`.
+    /// Records that the halfwords of `[off, off + len)` were decoded into a
+    /// cached block.
+    pub fn mark_code(&mut self, off: u32, len: u32) {
+        if self.code.is_empty() {
+            self.code = vec![0; self.bytes.len().div_ceil(128)];
+        }
+        for h in off >> 1..=(off + len - 1) >> 1 {
+            self.code[(h >> 6) as usize] |= 1 << (h & 63);
+        }
+        self.has_code = true;
+    }
+
+    /// After a write of `[off, off + len)`: if it touched a decoded
+    /// halfword, advances the epoch and forgets every mark (the caches
+    /// built before are all dropped). True if it did.
     #[inline(always)]
-    fn invalidate(&mut self, off: u32, len: u32) {
+    fn touch(&mut self, off: u32, len: u32) -> bool {
         if len == 0 {
-            return;
+            return false;
         }
-        let first = (off.saturating_sub(2) >> 1) as usize;
-        let last = ((off + len - 1) >> 1) as usize;
-        if !self.paged {
-            if let Some(slots) = self.flat.get_mut(first..=last) {
-                slots.fill(EMPTY);
+        let first = off >> 1;
+        let last = (off + len - 1) >> 1;
+        let hit = if last - first < 64 {
+            // At most two bitmap words (every store, small bulk writes).
+            let (w0, w1) = ((first >> 6) as usize, (last >> 6) as usize);
+            let lo = !0u64 << (first & 63);
+            let hi = !0u64 >> (63 - (last & 63));
+            if w0 == w1 {
+                self.code[w0] & lo & hi != 0
+            } else {
+                self.code[w0] & lo != 0 || self.code[w1] & hi != 0
             }
-            return;
+        } else {
+            self.any_code(first, last)
+        };
+        if hit {
+            self.forget_code();
         }
-        for slot in first..=last {
-            if let Some(page) = &mut self.pages[slot / PAGE_SLOTS] {
-                page[slot % PAGE_SLOTS] = EMPTY;
-            }
-        }
-    }
-
-    /// The decoded instruction at `off` (even, inside the memory), decoding
-    /// and caching it on first use. A 32-bit instruction whose second
-    /// halfword lies past the end sees zero there.
-    #[inline(always)]
-    pub fn fetch(&mut self, off: u32) -> Decoded {
-        if let Some(&d) = self.flat.get((off >> 1) as usize) {
-            if d.len != 0 {
-                debug_assert_eq!(d, self.decode_at(off), "stale decode at {off:#x}");
-                return d;
-            }
-        }
-        self.fetch_slow(off)
+        hit
     }
 
     #[cold]
     #[inline(never)]
-    fn fetch_slow(&mut self, off: u32) -> Decoded {
-        let slot = (off >> 1) as usize;
-        if !self.paged {
-            if self.flat.is_empty() {
-                self.flat = vec![EMPTY; self.bytes.len().div_ceil(2)];
-            }
-            let d = self.decode_at(off);
-            self.flat[slot] = d;
-            return d;
-        }
-        let page =
-            self.pages[slot / PAGE_SLOTS].get_or_insert_with(|| Box::new([EMPTY; PAGE_SLOTS]));
-        let cached = page[slot % PAGE_SLOTS];
-        if cached.len != 0 {
-            return cached;
-        }
-        let d = self.decode_at(off);
-        if let Some(page) = &mut self.pages[slot / PAGE_SLOTS] {
-            page[slot % PAGE_SLOTS] = d;
-        }
-        d
+    fn forget_code(&mut self) {
+        self.epoch += 1;
+        self.code.fill(0);
+        self.has_code = false;
     }
 
-    /// The instruction word at `off`: first halfword low, second high.
+    #[cold]
+    #[inline(never)]
+    fn any_code(&self, first: u32, last: u32) -> bool {
+        (first..=last).any(|h| self.code[(h >> 6) as usize] & 1 << (h & 63) != 0)
+    }
+
+    /// The instruction word at `off`: first halfword low, second high (zero
+    /// when a 32-bit instruction's second halfword lies past the end).
     pub fn word_for_decode(&self, off: u32) -> u32 {
         let h0 = self.read(off, 2) as u32;
         let h1 = if insn_len(h0 as u16) == 4 && self.contains(off + 2, 2) {
@@ -201,10 +185,6 @@ impl CodeMem {
         };
         h0 | h1 << 16
     }
-
-    fn decode_at(&self, off: u32) -> Decoded {
-        decode(self.word_for_decode(off))
-    }
 }
 
 #[cfg(test)]
@@ -212,29 +192,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn write_invalidates_overlapping_decodes() {
-        let mut m = CodeMem::new(64);
-        // nop at 0, nop at 2
-        m.write(0, 4, 0x01a2_01a2);
-        assert_eq!(m.fetch(0).op, epsim_isa::Op::Nop);
-        assert_eq!(m.fetch(2).op, epsim_isa::Op::Nop);
-        // overwrite the second halfword with idle: slot 2 and slot 0 (which a
-        // 32-bit instruction starting there would span) are dropped
-        m.write(2, 2, 0x01b2);
-        assert_eq!(m.fetch(2).op, epsim_isa::Op::Idle);
-        assert_eq!(m.fetch(0).op, epsim_isa::Op::Nop);
+    fn a_write_over_marked_code_advances_the_epoch_once() {
+        let mut m = CodeMem::new(256);
+        m.mark_code(0x20, 6);
+        assert!(!m.write(0x1e, 2, 0), "the halfword before is not code");
+        assert!(!m.write(0x26, 2, 0), "the halfword after is not code");
+        assert_eq!(m.epoch(), 0);
+        assert!(m.write(0x24, 1, 0xff));
+        assert_eq!(m.epoch(), 1);
+        // The marks are gone until blocks are built again.
+        assert!(!m.write(0x20, 8, 0));
+        assert_eq!(m.epoch(), 1);
     }
 
     #[test]
-    fn invalidation_crosses_page_boundaries() {
-        let mut m = CodeMem::new(2 * FLAT_LIMIT);
-        assert!(m.paged);
-        let edge = PAGE_BYTES - 2;
-        m.write(edge, 4, 0x01a2_01a2);
-        assert_eq!(m.fetch(edge).op, epsim_isa::Op::Nop);
-        assert_eq!(m.fetch(PAGE_BYTES).op, epsim_isa::Op::Nop);
-        m.write_bytes(edge, &[0xb2, 0x01, 0xb2, 0x01]);
-        assert_eq!(m.fetch(edge).op, epsim_isa::Op::Idle);
-        assert_eq!(m.fetch(PAGE_BYTES).op, epsim_isa::Op::Idle);
+    fn marks_are_found_across_bitmap_words_and_by_bulk_writes() {
+        let mut m = CodeMem::new(1024);
+        m.mark_code(0x7e, 4); // halfwords 63 and 64: two bitmap words
+        assert!(m.write(0x78, 8, 0)); // halfwords 60..=63
+        m.mark_code(0x80, 2);
+        assert!(m.write(0x80, 2, 0));
+        m.mark_code(0x300, 2);
+        assert!(m.write_bytes(0x100, &[0; 0x300]));
+        m.mark_code(0x10, 2);
+        m.zero(0, 0x40);
+        assert_eq!(m.epoch(), 4);
     }
 }

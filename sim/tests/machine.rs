@@ -152,3 +152,59 @@ fn swi_raises_the_software_exception_whatever_the_policy() {
         "EXCAUSE = SWI"
     );
 }
+
+#[test]
+fn a_hardware_loop_ending_inside_a_block_jumps_back_at_its_last_instruction() {
+    // mov r0,0; LC = 5, LS = 0x10, LE = 0x12; then one block runs
+    // `mov r2,7` (0xe), the loop body `add r0,r0,1` (0x10) and
+    // `add r0,r0,2` (0x12, LE), and goes on with `add r0,r0,r2; trap 3`.
+    // The body runs five times: r0 = 5 * 3 + 7.
+    let prog = [
+        0x0003, 0x20a3, 0x3502, 0x2203, 0x3902, 0x2243, 0x3d02, 0x40e3, 0x0093, 0x0113, 0x011a,
+        TRAP3,
+    ];
+    let mut m = machine(&prog, FaultPolicy::Stop);
+    let stop = m.run(Some(1000));
+    assert!(
+        matches!(stop, StopReason::Exit { status: 22, .. }),
+        "{stop:?}"
+    );
+    assert_eq!(m.cores[0].state.lc, 0);
+}
+
+#[test]
+fn a_store_to_ilatst_interrupts_before_the_next_instruction() {
+    // Vector 9 (user interrupt, 0x24) is `trap 5`. From 0x40: unmask
+    // everything, GIE, then in one block: r1 = 0xf042c (ILATST), r2 = 1 << 9,
+    // `str r2,[r1]`, `mov r0,7`, `trap 3`. The interrupt is taken right
+    // after the store: `mov r0,7` never runs and IRET points at it.
+    let mut prog = vec![NOP; 0x30];
+    prog[0] = 0x20e0; // b 0x40
+    prog[0x24 / 2] = TRAP5;
+    let code = [
+        mov_r0(0),
+        0x050f, // movts imask,r0
+        0x0402,
+        GIE,
+        0x258b, // mov r1,0x42c
+        0x0042,
+        0x21eb, // movt r1,0xf
+        0x1002,
+        0x400b, // mov r2,0x200
+        0x0022,
+        0x4454, // str r2,[r1]
+        0x00e3, // mov r0,7 (at 0x56)
+        TRAP3,
+    ];
+    prog[0x20..0x20 + code.len()].copy_from_slice(&code);
+    let mut m = machine(&prog, FaultPolicy::Stop);
+    let stop = m.run(Some(1000));
+    assert!(
+        matches!(stop, StopReason::Exit { status: 1, .. }),
+        "{stop:?}"
+    );
+    let s = &m.cores[0].state;
+    assert_eq!(s.r[0], 0);
+    assert_eq!(s.iret, 0x56);
+    assert_eq!(s.ipend, 1 << 9);
+}

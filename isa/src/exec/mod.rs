@@ -37,7 +37,15 @@ use crate::{ArchState, Bus, Op, Step};
 /// `bus`. See [`Step`] for what each outcome asks of the system.
 #[inline]
 pub fn exec<B: Bus>(s: &mut ArchState, bus: &mut B, op: Op, pc: u32, len: u32) -> Step {
-    match op {
+    exec_ref(s, bus, &op, pc, len)
+}
+
+/// [`exec`] of an `Op` in place: the fast path of an execution loop that
+/// keeps decoded instructions in memory (each arm loads only the operand
+/// fields it uses).
+#[inline(always)]
+pub fn exec_ref<B: Bus>(s: &mut ArchState, bus: &mut B, op: &Op, pc: u32, len: u32) -> Step {
+    match *op {
         // ---- control flow ----
         Op::Bcond { cond, disp } => branch::bcond(s, cond, disp, pc, len),
         Op::Jr { rn } => branch::jr(s, rn),

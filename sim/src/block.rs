@@ -1,0 +1,209 @@
+//! Decoded basic blocks: the unit a core executes.
+//!
+//! A block is the run of instructions from an entry address up to and
+//! including the first one that always changes control flow or can change
+//! the interrupt state (see [`ends_block`]; a conditional branch is a side
+//! exit, taken or not at run time), at most [`MAX_BLOCK`] long, decoded once and
+//! kept in a per-core [`BlockCache`]. The execution loop runs a block's
+//! instructions back to back and does the work that only matters between
+//! blocks (interrupt checks, halts, the budget) once per block.
+//!
+//! Model decisions owned here:
+//! * what ends a block. Everything that always makes the next instruction
+//!   another than the one after it (B, BL, jumps, RTI, TRAP, IDLE,
+//!   breakpoints, SWI, unimplemented instructions) or can make an interrupt
+//!   pending or enabled (MOVTS, GIE, GID, WAND, SYNC). Stores that reach a
+//!   memory-mapped register or decoded code, and any instruction that does
+//!   not simply fall through (a fault, an FPU exception), end the block where
+//!   they happen, at run time. So an interrupt is taken after exactly the
+//!   same instruction as when checking after every instruction.
+//! * invalidation: a cache remembers the code epochs of the memories it
+//!   decoded from ([`crate::memory::CodeMem::epoch`]) and drops every block
+//!   when one has moved on.
+
+use epsim_isa::op::Cond;
+use epsim_isa::Op;
+
+/// The longest block, in instructions.
+pub const MAX_BLOCK: usize = 64;
+
+/// Entries of the direct-mapped table from entry address to block.
+const MAP_SIZE: usize = 4096;
+
+/// More decoded instructions than this and the cache starts over (a guard
+/// against programs that jump into ever new entry points of big code).
+const MAX_INSNS: usize = 1 << 20;
+
+/// One decoded instruction of a block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Insn {
+    pub op: Op,
+    /// 2 or 4 bytes.
+    pub len: u8,
+}
+
+/// Where a block's instructions are in the cache.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    first: u32,
+    count: u32,
+}
+
+/// The decoded blocks of one core, keyed by entry address.
+pub struct BlockCache {
+    /// Direct-mapped: `(entry address, block index + 1)`, 0 = empty.
+    map: Vec<(u32, u32)>,
+    blocks: Vec<Block>,
+    insns: Vec<Insn>,
+    /// The code epochs of local SRAM and DRAM the blocks were decoded at.
+    epochs: [u64; 2],
+    /// Blocks decoded since the machine started (a statistic).
+    pub built: u64,
+    /// Times the cache was dropped because code was written.
+    pub flushes: u64,
+}
+
+impl Default for BlockCache {
+    fn default() -> Self {
+        BlockCache::new()
+    }
+}
+
+impl BlockCache {
+    pub fn new() -> BlockCache {
+        BlockCache {
+            map: Vec::new(),
+            blocks: Vec::new(),
+            insns: Vec::new(),
+            epochs: [0; 2],
+            built: 0,
+            flushes: 0,
+        }
+    }
+
+    /// Drops every block if the memories' code epochs have moved on since
+    /// they were decoded.
+    #[inline(always)]
+    pub fn validate(&mut self, epochs: [u64; 2]) {
+        if epochs != self.epochs {
+            self.epochs = epochs;
+            self.flushes += 1;
+            self.clear();
+        }
+    }
+
+    fn clear(&mut self) {
+        self.map.fill((0, 0));
+        self.blocks.clear();
+        self.insns.clear();
+    }
+
+    #[inline(always)]
+    fn slot(pc: u32) -> usize {
+        (pc as usize >> 1) & (MAP_SIZE - 1)
+    }
+
+    /// The block that starts at `pc`, if it is cached.
+    #[inline(always)]
+    pub fn lookup(&self, pc: u32) -> Option<u32> {
+        match self.map.get(Self::slot(pc)) {
+            Some(&(entry, id)) if entry == pc && id != 0 => Some(id - 1),
+            _ => None,
+        }
+    }
+
+    /// The instructions of block `id`.
+    #[inline(always)]
+    pub fn insns(&self, id: u32) -> &[Insn] {
+        let b = self.blocks[id as usize];
+        &self.insns[b.first as usize..(b.first + b.count) as usize]
+    }
+
+    /// Caches `insns` (not empty) as the block starting at `pc`.
+    pub fn insert(&mut self, pc: u32, insns: &[Insn]) -> u32 {
+        debug_assert!(!insns.is_empty() && insns.len() <= MAX_BLOCK);
+        if self.insns.len() + insns.len() > MAX_INSNS {
+            self.clear();
+        }
+        if self.map.is_empty() {
+            self.map = vec![(0, 0); MAP_SIZE];
+        }
+        let id = self.blocks.len() as u32;
+        self.blocks.push(Block {
+            first: self.insns.len() as u32,
+            count: insns.len() as u32,
+        });
+        self.insns.extend_from_slice(insns);
+        self.map[Self::slot(pc)] = (pc, id + 1);
+        self.built += 1;
+        id
+    }
+}
+
+/// Whether `op` is the last instruction of its block: it always transfers
+/// control, stops or traps, or may change whether an interrupt is pending
+/// or enabled. A conditional branch does not end a block: when taken it
+/// leaves it (a side exit), when not the block goes on.
+pub fn ends_block(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Bcond {
+            cond: Cond::Always | Cond::Link,
+            ..
+        } | Op::Jr { .. }
+            | Op::Jalr { .. }
+            | Op::Movts { .. }
+            | Op::Idle
+            | Op::Gie
+            | Op::Gid
+            | Op::Rti
+            | Op::Swi { .. }
+            | Op::Trap { .. }
+            | Op::Bkpt
+            | Op::Mbkpt
+            | Op::Wand
+            | Op::Sync
+            | Op::Unimpl
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nops(n: usize) -> Vec<Insn> {
+        vec![
+            Insn {
+                op: Op::Nop,
+                len: 2
+            };
+            n
+        ]
+    }
+
+    #[test]
+    fn blocks_are_found_by_entry_address_only() {
+        let mut c = BlockCache::new();
+        let id = c.insert(0x100, &nops(3));
+        assert_eq!(c.lookup(0x100), Some(id));
+        assert_eq!(c.insns(id).len(), 3);
+        assert_eq!(c.lookup(0x102), None);
+        // Same table slot, other address: replaces the entry.
+        let other = 0x100 + (MAP_SIZE as u32) * 2;
+        let id2 = c.insert(other, &nops(1));
+        assert_eq!(c.lookup(other), Some(id2));
+        assert_eq!(c.lookup(0x100), None);
+    }
+
+    #[test]
+    fn a_new_epoch_drops_every_block() {
+        let mut c = BlockCache::new();
+        c.validate([0, 0]);
+        c.insert(0x100, &nops(2));
+        c.validate([0, 0]);
+        assert!(c.lookup(0x100).is_some());
+        c.validate([1, 0]);
+        assert_eq!(c.lookup(0x100), None);
+        assert_eq!(c.flushes, 1);
+    }
+}
