@@ -14,6 +14,7 @@ use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
 use crate::config::{CoreId, FaultPolicy};
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
+use crate::trace::{Before, MemAccess, Record, Trace};
 
 /// Start of the memory-mapped register window in a core's local space.
 pub const MMR_BASE: u32 = 0xF0000;
@@ -161,8 +162,9 @@ pub struct Shared<'a> {
     pub ext_base: u32,
 }
 
-/// The bus of one core during one execution batch.
-pub struct CoreBus<'a> {
+/// The bus of one core during one execution batch. With `REC` it records
+/// the access each instruction makes, for traces.
+pub struct CoreBus<'a, const REC: bool = false> {
     id_bits: u32,
     sram: &'a mut CodeMem,
     regs: &'a mut OtherRegs,
@@ -173,9 +175,11 @@ pub struct CoreBus<'a> {
     /// Set when a store reached a memory-mapped register or decoded code:
     /// the running block must end after this instruction.
     attention: bool,
+    /// The last access (only with `REC`).
+    rec: Option<MemAccess>,
 }
 
-impl CoreBus<'_> {
+impl<const REC: bool> CoreBus<'_, REC> {
     #[inline(always)]
     fn place(&self, addr: u32, len: u32) -> Place {
         let hi = addr >> 20;
@@ -253,11 +257,11 @@ impl CoreBus<'_> {
     }
 }
 
-impl Bus for CoreBus<'_> {
+impl<const REC: bool> Bus for CoreBus<'_, REC> {
     #[inline(always)]
     fn load(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
         let len = size.bytes();
-        match self.place(addr, len) {
+        let access = match self.place(addr, len) {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
             Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
@@ -266,7 +270,18 @@ impl Bus for CoreBus<'_> {
             },
             Place::Mmr(_) => Access::Fault(MemFault::Protected),
             Place::Unmapped => Access::Fault(MemFault::Unmapped),
+        };
+        if REC {
+            if let Access::Ready(value) = access {
+                self.rec = Some(MemAccess {
+                    store: false,
+                    addr,
+                    size,
+                    value,
+                });
+            }
         }
+        access
     }
 
     #[inline(always)]
@@ -282,6 +297,14 @@ impl Bus for CoreBus<'_> {
             }
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
+        }
+        if REC {
+            self.rec = Some(MemAccess {
+                store: true,
+                addr,
+                size,
+                value,
+            });
         }
         Access::Ready(())
     }
@@ -301,6 +324,16 @@ impl Bus for CoreBus<'_> {
         if old == 0 {
             self.attention |= mem.write(off, 4, value as u64);
         }
+        if REC {
+            // TESTSET reads the old word and writes only if it was zero:
+            // the record shows the write when there was one.
+            self.rec = Some(MemAccess {
+                store: old == 0,
+                addr,
+                size: Size::Word,
+                value: if old == 0 { value as u64 } else { old as u64 },
+            });
+        }
         Access::Ready(old)
     }
 
@@ -315,7 +348,7 @@ impl Bus for CoreBus<'_> {
     }
 }
 
-impl GuestMemory for CoreBus<'_> {
+impl<const REC: bool> GuestMemory for CoreBus<'_, REC> {
     fn read_guest(&mut self, addr: u32, len: u32) -> Option<Vec<u8>> {
         match self.place(addr, len.max(1)) {
             Place::Sram(off) => Some(self.sram.read_bytes(off, len).to_vec()),
@@ -362,6 +395,7 @@ impl Core {
                 ext_base: shared.ext_base,
                 halt_requested: false,
                 attention: false,
+                rec: None,
             },
         )
     }
@@ -382,14 +416,17 @@ impl Core {
     }
 
     /// Executes up to `budget` instructions functionally (one cycle each),
-    /// returning why it stopped.
-    pub fn run_functional(
+    /// returning why it stopped. With `TRACE`, every instruction is
+    /// recorded to `trace`; without, the loop has no trace code at all.
+    pub fn run_functional<const TRACE: bool>(
         &mut self,
         shared: &mut Shared<'_>,
         budget: u64,
         policy: FaultPolicy,
+        mut trace: Option<&mut Trace>,
     ) -> CoreExit {
         let id = self.id;
+        let cycle0 = self.stats.cycles;
         let mut retired = 0u64;
         let exit = 'run: {
             if self.run == RunState::Idle && !self.wake() {
@@ -406,7 +443,7 @@ impl Core {
                 blocks,
                 ..
             } = self;
-            let mut bus = CoreBus {
+            let mut bus = CoreBus::<TRACE> {
                 id_bits: id.bits(),
                 sram,
                 regs,
@@ -414,6 +451,7 @@ impl Core {
                 ext_base: shared.ext_base,
                 halt_requested: false,
                 attention: false,
+                rec: None,
             };
             // Code may have been written since this core last ran (the
             // loader, a system call, another agent); within the loop only
@@ -453,8 +491,15 @@ impl Core {
                 for insn in &insns[..n] {
                     pc = pc.wrapping_add(len);
                     len = insn.len as u32;
+                    let before = TRACE.then(|| Before::of(s));
                     let step = exec_ref(s, &mut bus, &insn.op, pc, len);
                     done += 1;
+                    if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {
+                        let cycle = cycle0 + retired + done - 1;
+                        let word = instruction_word(&bus, pc);
+                        let mem = bus.rec.take();
+                        t.record(&Record::new(cycle, id, pc, word, insn.len, &before, s, mem));
+                    }
                     if step != Step::Next {
                         last = Some(step);
                         break;
@@ -506,10 +551,10 @@ impl Core {
 /// latches the software exception `cause` and continues after the
 /// instruction.
 #[allow(clippy::too_many_arguments)]
-fn guest_fault(
+fn guest_fault<const REC: bool>(
     policy: FaultPolicy,
     s: &mut ArchState,
-    bus: &CoreBus<'_>,
+    bus: &CoreBus<'_, REC>,
     core: CoreId,
     pc: u32,
     len: u32,
@@ -566,9 +611,9 @@ fn upto_loop_end(insns: &[Insn], entry: u32, le: u32) -> usize {
 /// what the core services itself, and returns the exit when the core must
 /// stop.
 #[allow(clippy::too_many_arguments)]
-fn settle(
+fn settle<const REC: bool>(
     s: &mut ArchState,
-    bus: &mut CoreBus<'_>,
+    bus: &mut CoreBus<'_, REC>,
     run: &mut RunState,
     id: CoreId,
     policy: FaultPolicy,
@@ -639,7 +684,11 @@ fn settle(
 /// and DRAM hold fetchable code; an odd or unmapped `pc` is a fetch fault.
 #[cold]
 #[inline(never)]
-fn build_block(blocks: &mut BlockCache, bus: &mut CoreBus<'_>, pc: u32) -> Result<u32, MemFault> {
+fn build_block<const REC: bool>(
+    blocks: &mut BlockCache,
+    bus: &mut CoreBus<'_, REC>,
+    pc: u32,
+) -> Result<u32, MemFault> {
     if pc & 1 != 0 {
         return Err(MemFault::Unaligned);
     }
@@ -671,7 +720,7 @@ fn build_block(blocks: &mut BlockCache, bus: &mut CoreBus<'_>, pc: u32) -> Resul
 }
 
 /// The instruction word at `pc` for diagnostics (0 if unreadable).
-fn instruction_word(bus: &CoreBus<'_>, pc: u32) -> u32 {
+fn instruction_word<const REC: bool>(bus: &CoreBus<'_, REC>, pc: u32) -> u32 {
     match bus.place(pc, 2) {
         Place::Sram(off) => bus.sram.word_for_decode(off),
         Place::Dram(off) => bus.dram.word_for_decode(off),

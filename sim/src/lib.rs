@@ -9,6 +9,7 @@ pub mod disasm;
 pub mod machine;
 pub mod memory;
 pub mod syscall;
+pub mod trace;
 
 pub use config::{Config, CoreId, FaultPolicy};
 pub use machine::{Machine, SimError, StopReason};

@@ -13,6 +13,7 @@ use crate::config::{Config, CoreId};
 use crate::core::{Core, CoreExit, GuestFault, Shared};
 use crate::memory::CodeMem;
 use crate::syscall::{SyscallOutcome, Syscalls};
+use crate::trace::Trace;
 
 /// Instructions a core runs between checks of the cycle limit.
 const BATCH: u64 = 1 << 16;
@@ -59,6 +60,8 @@ pub struct Machine {
     pub sys: Syscalls,
     /// Simulated cycles since reset.
     pub now: u64,
+    /// Where retired instructions are traced, if anywhere.
+    pub trace: Option<Trace>,
 }
 
 impl Machine {
@@ -71,6 +74,7 @@ impl Machine {
             cores: vec![core],
             sys,
             now: 0,
+            trace: None,
             config,
         }
     }
@@ -138,7 +142,10 @@ impl Machine {
                 dram: &mut self.dram,
                 ext_base: self.config.ext_base,
             };
-            let exit = core.run_functional(&mut shared, budget, policy);
+            let exit = match self.trace.as_mut() {
+                Some(t) => core.run_functional::<true>(&mut shared, budget, policy, Some(t)),
+                None => core.run_functional::<false>(&mut shared, budget, policy, None),
+            };
             self.now += core.stats.cycles - before;
             match exit {
                 CoreExit::Budget => {}

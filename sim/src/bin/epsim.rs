@@ -1,10 +1,13 @@
 //! `epsim`: run and inspect Epiphany programs.
 
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use epsim_sim::{Config, FaultPolicy, Machine, StopReason, Syscalls};
+use epsim_sim::trace::{Trace, TraceFilter, TraceFormat};
+use epsim_sim::{Config, CoreId, FaultPolicy, Machine, StopReason, Syscalls};
 
 /// Exit status when `--max-cycles` stops the run (as timeout(1)).
 const EXIT_CYCLE_LIMIT: u8 = 124;
@@ -12,6 +15,8 @@ const EXIT_CYCLE_LIMIT: u8 = 124;
 const EXIT_GUEST_FAULT: u8 = 125;
 /// Exit status when the program cannot be loaded.
 const EXIT_LOAD_ERROR: u8 = 126;
+/// Exit status when an output file cannot be written (as for bad usage).
+const EXIT_USAGE: u8 = 2;
 
 #[derive(Parser)]
 #[command(
@@ -40,6 +45,8 @@ enum Command {
         /// architectural exception for the program's own handler.
         #[arg(long, value_enum, default_value_t = OnFault::Stop)]
         on_fault: OnFault,
+        #[command(flatten)]
+        trace: TraceArgs,
         /// Arguments passed to the program (after `--`).
         #[arg(last = true)]
         args: Vec<String>,
@@ -49,6 +56,82 @@ enum Command {
         /// The Epiphany ELF file.
         program: PathBuf,
     },
+}
+
+/// Tracing options of `epsim run`.
+#[derive(clap::Args)]
+struct TraceArgs {
+    /// Write a trace of every retired instruction to FILE (`-` for
+    /// standard output); see README.md, "Traces".
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Trace format: aligned text lines or JSON lines.
+    #[arg(long, value_enum, default_value_t = Format::Text, requires = "trace")]
+    trace_format: Format,
+    /// Trace only this core, as ROW,COL (repeat for several; default all).
+    #[arg(long, value_name = "ROW,COL", value_parser = parse_core, requires = "trace")]
+    trace_core: Vec<CoreId>,
+    /// First cycle traced.
+    #[arg(long, value_name = "CYCLE", default_value_t = 0, requires = "trace")]
+    trace_from: u64,
+    /// Last cycle traced (inclusive).
+    #[arg(long, value_name = "CYCLE", requires = "trace")]
+    trace_to: Option<u64>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Json,
+}
+
+fn parse_core(s: &str) -> Result<CoreId, String> {
+    let (r, c) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not ROW,COL"))?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .map_err(|_| format!("`{t}` in `{s}` is not a number"))
+    };
+    let (row, col) = (num(r)?, num(c)?);
+    if row > 63 || col > 63 {
+        return Err(format!(
+            "core ({row},{col}) is outside any Epiphany mesh (0..=63)"
+        ));
+    }
+    Ok(CoreId::new(row, col))
+}
+
+/// Opens the trace output the options ask for.
+fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
+    let Some(path) = &args.trace else {
+        return Ok(None);
+    };
+    let to = args.trace_to.unwrap_or(u64::MAX);
+    if args.trace_from > to {
+        return Err(format!(
+            "--trace-from {} is after --trace-to {to}: nothing would be traced",
+            args.trace_from
+        ));
+    }
+    let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
+        Box::new(BufWriter::new(std::io::stdout()))
+    } else {
+        let f = File::create(path)
+            .map_err(|e| format!("cannot create trace file {}: {e}", path.display()))?;
+        Box::new(BufWriter::new(f))
+    };
+    let format = match args.trace_format {
+        Format::Text => TraceFormat::Text,
+        Format::Json => TraceFormat::Json,
+    };
+    let filter = TraceFilter {
+        cores: args.trace_core.clone(),
+        from: args.trace_from,
+        to,
+    };
+    Ok(Some(Trace::new(out, format, filter)))
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -65,8 +148,9 @@ fn main() -> ExitCode {
             max_cycles,
             stats,
             on_fault,
+            trace,
             args,
-        } => run(&program, max_cycles, stats, on_fault, args),
+        } => run(&program, max_cycles, stats, on_fault, &trace, args),
         Command::Disasm { program } => disasm(&program),
     }
 }
@@ -76,6 +160,7 @@ fn run(
     max_cycles: Option<u64>,
     stats: bool,
     on_fault: OnFault,
+    trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
     let mut config = Config::parallella16();
@@ -104,7 +189,21 @@ fn run(
         eprintln!("epsim: {e}");
         return ExitCode::from(EXIT_LOAD_ERROR);
     }
+    match open_trace(trace) {
+        Ok(t) => m.trace = t,
+        Err(e) => {
+            eprintln!("epsim: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
     let stop = m.run(max_cycles);
+    if let Some(t) = m.trace.as_mut() {
+        if let Err(e) = t.finish() {
+            let path = trace.trace.as_deref().unwrap_or(Path::new("-"));
+            eprintln!("epsim: writing trace {}: {e}", path.display());
+            return ExitCode::from(EXIT_USAGE);
+        }
+    }
     if stats {
         eprintln!("epsim: instructions retired: {}", m.instret());
         eprintln!("epsim: simulated cycles:     {}", m.now);

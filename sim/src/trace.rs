@@ -1,0 +1,334 @@
+//! Instruction traces: one record per retired instruction, as text or JSON
+//! lines, filtered by core and cycle window.
+//!
+//! The format is a stable interface (users snapshot-test it); README.md,
+//! "Traces", documents it and every change to it is a breaking change.
+//!
+//! A record holds what the instruction did to the architectural state:
+//! each general register it changed, each special register whose value
+//! changed (STATUS includes the flags), and the memory access it made. The
+//! core compares its state before and after the instruction, and its bus
+//! records the access, only when tracing: the untraced loop is compiled
+//! without any of it (`Core::run_functional`'s `TRACE` parameter).
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use epsim_isa::disasm::gpr_name;
+use epsim_isa::{decode, ArchState, Size};
+use serde::Serialize;
+
+use crate::config::CoreId;
+
+/// How records are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceFormat {
+    /// One aligned text line per instruction.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+/// Which records are written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceFilter {
+    /// Only these cores (empty: every core).
+    pub cores: Vec<CoreId>,
+    /// First cycle traced.
+    pub from: u64,
+    /// Last cycle traced (inclusive).
+    pub to: u64,
+}
+
+impl Default for TraceFilter {
+    fn default() -> Self {
+        TraceFilter {
+            cores: Vec::new(),
+            from: 0,
+            to: u64::MAX,
+        }
+    }
+}
+
+impl TraceFilter {
+    /// Whether an instruction of `core` at `cycle` is traced.
+    #[inline]
+    pub fn wants(&self, core: CoreId, cycle: u64) -> bool {
+        (self.from..=self.to).contains(&cycle)
+            && (self.cores.is_empty() || self.cores.contains(&core))
+    }
+}
+
+/// A memory access made by an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MemAccess {
+    pub store: bool,
+    pub addr: u32,
+    pub size: Size,
+    /// The value loaded or stored (zero-extended).
+    pub value: u64,
+}
+
+/// The special registers a record reports, with their trace names.
+const SREGS: [&str; 12] = [
+    "config",
+    "status",
+    "lc",
+    "ls",
+    "le",
+    "iret",
+    "imask",
+    "ilat",
+    "ipend",
+    "ctimer0",
+    "ctimer1",
+    "debugstatus",
+];
+
+fn sreg_values(s: &ArchState) -> [u32; 12] {
+    [
+        s.config,
+        s.status(),
+        s.lc,
+        s.ls,
+        s.le,
+        s.iret,
+        s.imask,
+        s.ilat,
+        s.ipend,
+        s.ctimer0,
+        s.ctimer1,
+        s.debugstatus,
+    ]
+}
+
+/// The architectural state before an instruction, to compare with after.
+#[derive(Clone)]
+pub struct Before {
+    r: [u32; 64],
+    sregs: [u32; 12],
+}
+
+impl Before {
+    pub fn of(s: &ArchState) -> Before {
+        Before {
+            r: s.r,
+            sregs: sreg_values(s),
+        }
+    }
+}
+
+/// One retired instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The cycle the instruction issued in (0 is the first of the run).
+    pub cycle: u64,
+    pub core: CoreId,
+    pub pc: u32,
+    /// The instruction word (first halfword low); `len` says how much of it
+    /// is the instruction.
+    pub word: u32,
+    pub len: u8,
+    /// General registers written, in register order, with their new value.
+    pub regs: Vec<(u8, u32)>,
+    /// Special registers whose value changed, with the new value.
+    pub sregs: Vec<(&'static str, u32)>,
+    pub mem: Option<MemAccess>,
+    /// Cycles the instruction waited before issuing, and why (none in
+    /// functional mode).
+    pub stall: Option<(u32, &'static str)>,
+}
+
+impl Record {
+    /// The record of the instruction at `pc` that took the state from
+    /// `before` to `after`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        cycle: u64,
+        core: CoreId,
+        pc: u32,
+        word: u32,
+        len: u8,
+        before: &Before,
+        after: &ArchState,
+        mem: Option<MemAccess>,
+    ) -> Record {
+        let regs = (0..64u8)
+            .filter(|&n| before.r[n as usize] != after.r[n as usize])
+            .map(|n| (n, after.r[n as usize]))
+            .collect();
+        let now = sreg_values(after);
+        let sregs = SREGS
+            .iter()
+            .zip(before.sregs.iter().zip(now))
+            .filter(|(_, (b, a))| **b != *a)
+            .map(|(name, (_, a))| (*name, a))
+            .collect();
+        Record {
+            cycle,
+            core,
+            pc,
+            word,
+            len,
+            regs,
+            sregs,
+            mem,
+            stall: None,
+        }
+    }
+
+    /// The instruction's halfwords in memory order, as objdump prints them.
+    fn word_hex(&self) -> String {
+        if self.len == 2 {
+            format!("{:04x}", self.word & 0xffff)
+        } else {
+            format!("{:04x} {:04x}", self.word & 0xffff, self.word >> 16)
+        }
+    }
+
+    fn asm(&self) -> String {
+        decode(self.word).disasm(self.pc, self.word)
+    }
+
+    /// The text line (without the newline).
+    pub fn text(&self) -> String {
+        let mut line = format!(
+            "{:>10} {:>2},{:<2} {:08x} {:<9} {:<28}",
+            self.cycle,
+            self.core.row,
+            self.core.col,
+            self.pc,
+            self.word_hex(),
+            self.asm()
+        );
+        for &(n, v) in &self.regs {
+            let _ = write!(line, " {}={v:#010x}", gpr_name(n));
+        }
+        for &(name, v) in &self.sregs {
+            let _ = write!(line, " {name}={v:#010x}");
+        }
+        if let Some(m) = self.mem {
+            let op = if m.store { "st" } else { "ld" };
+            let width = 2 * m.size.bytes() as usize;
+            let _ = write!(
+                line,
+                " {op}{}[{:#010x}]={:#0w$x}",
+                m.size.bytes(),
+                m.addr,
+                m.value,
+                w = width + 2
+            );
+        }
+        if let Some((n, why)) = self.stall {
+            let _ = write!(line, " stall={n}:{why}");
+        }
+        line.trim_end().to_string()
+    }
+
+    /// The JSON line (without the newline).
+    pub fn json(&self) -> String {
+        #[derive(Serialize)]
+        struct Mem {
+            op: &'static str,
+            addr: u32,
+            size: u32,
+            value: u64,
+        }
+        #[derive(Serialize)]
+        struct Stall {
+            cycles: u32,
+            reason: &'static str,
+        }
+        #[derive(Serialize)]
+        struct Line {
+            cycle: u64,
+            core: [u32; 2],
+            pc: u32,
+            word: String,
+            asm: String,
+            regs: Pairs,
+            sregs: Pairs,
+            mem: Option<Mem>,
+            stall: Option<Stall>,
+        }
+        let line = Line {
+            cycle: self.cycle,
+            core: [self.core.row, self.core.col],
+            pc: self.pc,
+            word: self.word_hex(),
+            asm: self.asm(),
+            regs: Pairs(self.regs.iter().map(|&(n, v)| (gpr_name(n), v)).collect()),
+            sregs: Pairs(self.sregs.clone()),
+            mem: self.mem.map(|m| Mem {
+                op: if m.store { "st" } else { "ld" },
+                addr: m.addr,
+                size: m.size.bytes(),
+                value: m.value,
+            }),
+            stall: self.stall.map(|(cycles, reason)| Stall { cycles, reason }),
+        };
+        serde_json::to_string(&line).unwrap_or_default()
+    }
+}
+
+/// Name-value pairs serialised as a JSON object in their own order
+/// (registers in register order, not sorted by name).
+struct Pairs(Vec<(&'static str, u32)>);
+
+impl Serialize for Pairs {
+    fn serialize<S: serde::Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = ser.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+/// Where trace records go.
+pub struct Trace {
+    out: Box<dyn Write + Send>,
+    pub format: TraceFormat,
+    pub filter: TraceFilter,
+    /// The first write error; writing stops there.
+    error: Option<io::Error>,
+    /// Records written.
+    pub written: u64,
+}
+
+impl Trace {
+    pub fn new(out: Box<dyn Write + Send>, format: TraceFormat, filter: TraceFilter) -> Trace {
+        Trace {
+            out,
+            format,
+            filter,
+            error: None,
+            written: 0,
+        }
+    }
+
+    /// Writes `rec` if the filter wants it.
+    pub fn record(&mut self, rec: &Record) {
+        if self.error.is_some() || !self.filter.wants(rec.core, rec.cycle) {
+            return;
+        }
+        let line = match self.format {
+            TraceFormat::Text => rec.text(),
+            TraceFormat::Json => rec.json(),
+        };
+        if let Err(e) = writeln!(self.out, "{line}") {
+            self.error = Some(e);
+        } else {
+            self.written += 1;
+        }
+    }
+
+    /// Flushes the output; the first error of the whole trace, if any.
+    pub fn finish(&mut self) -> io::Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.out.flush()
+    }
+}

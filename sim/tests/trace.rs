@@ -1,0 +1,120 @@
+//! `epsim run --trace`: the trace format (insta snapshots), its filters,
+//! and that tracing changes nothing about the run.
+
+use std::process::{Command, Output};
+
+fn epsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_epsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("epsim runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+const SELFMOD: &str = "../firmware/small/selfmod.elf";
+
+#[test]
+fn text_trace_of_the_start_of_a_program() {
+    let o = epsim(&["run", "--trace", "-", "--max-cycles", "40", SELFMOD]);
+    assert_eq!(o.status.code(), Some(124));
+    insta::assert_snapshot!(stdout(&o));
+}
+
+#[test]
+fn json_trace_in_a_cycle_window() {
+    let o = epsim(&[
+        "run",
+        "--trace",
+        "-",
+        "--trace-format",
+        "json",
+        "--trace-from",
+        "10",
+        "--trace-to",
+        "29",
+        "--max-cycles",
+        "40",
+        SELFMOD,
+    ]);
+    let out = stdout(&o);
+    for line in out.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("each line is JSON");
+        let cycle = v["cycle"].as_u64().expect("cycle");
+        assert!((10..=29).contains(&cycle), "{line}");
+    }
+    assert_eq!(out.lines().count(), 20);
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn the_self_modifying_program_traces_its_rewrites() {
+    // The rewritten instruction shows up in the trace with its new word.
+    let dir = std::env::temp_dir().join(format!("epsim-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("selfmod.trace");
+    let o = epsim(&["run", "--trace", file.to_str().expect("utf-8"), SELFMOD]);
+    assert_eq!(o.status.code(), Some(22));
+    let trace = std::fs::read_to_string(&file).expect("trace written");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(trace.contains(" mov r0,0x1 "), "first version ran");
+    assert!(trace.contains(" mov r0,0x2 "), "rewritten version ran");
+    assert!(trace.contains(" add r2,r2,3 "), "patched loop body ran");
+    // One line per retired instruction: the --stats count matches.
+    let stats = epsim(&["run", "--stats", SELFMOD]);
+    let err = String::from_utf8_lossy(&stats.stderr);
+    let retired: usize = err
+        .lines()
+        .find_map(|l| l.strip_prefix("epsim: instructions retired: "))
+        .expect("stats line")
+        .trim()
+        .parse()
+        .expect("number");
+    assert_eq!(trace.lines().count(), retired);
+}
+
+#[test]
+fn tracing_another_core_writes_nothing_and_changes_nothing() {
+    let o = epsim(&[
+        "run",
+        "--trace",
+        "-",
+        "--trace-core",
+        "33,9",
+        "--stats",
+        SELFMOD,
+    ]);
+    assert_eq!(o.status.code(), Some(22));
+    assert_eq!(stdout(&o), "");
+    let untraced = epsim(&["run", "--stats", SELFMOD]);
+    assert_eq!(o.stderr, untraced.stderr, "same instructions and cycles");
+}
+
+#[test]
+fn a_bad_core_or_window_is_a_usage_error() {
+    let o = epsim(&["run", "--trace", "-", "--trace-core", "32", SELFMOD]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not ROW,COL"));
+    let o = epsim(&[
+        "run",
+        "--trace",
+        "-",
+        "--trace-from",
+        "9",
+        "--trace-to",
+        "3",
+        SELFMOD,
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--trace-from 9 is after --trace-to 3"));
+}
+
+#[test]
+fn an_unwritable_trace_file_is_reported() {
+    let o = epsim(&["run", "--trace", "/nonexistent-dir/x.trace", SELFMOD]);
+    assert_eq!(o.status.code(), Some(2));
+    insta::assert_snapshot!(String::from_utf8_lossy(&o.stderr));
+}
