@@ -10,6 +10,7 @@
 
 pub mod bus;
 pub mod decode;
+pub mod deps;
 pub mod disasm;
 pub mod encoding;
 pub mod exec;
@@ -20,6 +21,7 @@ pub mod state;
 
 pub use bus::{Access, Bus, MemFault, Step};
 pub use decode::{decode, Decoded};
+pub use deps::Deps;
 pub use op::{AluOp, Cond, FpuOp, Op, OpClass, ShiftOp, Size, Sreg};
 pub use state::{ArchState, Excause, Flags};
 
