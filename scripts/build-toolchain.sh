@@ -14,11 +14,18 @@
 #   newlib-3.3.0-epiphany-bcopy.patch    the bignum copy of strtod/printf
 #       loses a word on the Epiphany;
 #   newlib-3.3.0-epiphany-denormals.patch  printf/strtod treat denormal
-#       doubles as if they did not exist.
+#       doubles as if they did not exist;
+#   newlib-3.3.0-epiphany-syscall-errno.patch  libgloss returns &errno
+#       instead of -1 from a failed system call;
+# It does NOT apply newlib-3.3.0-epiphany-crt0-argv.patch (libgloss's crt0
+# asking the host for argc/argv with TRAP 7): a TRAP halts a real core and
+# e-hal serves none, so every program the toolchain links would stop before
+# main on hardware. firmware/ links that crt0 explicitly from sysroot/lib.
 # With EPSIM_PATCHES=no the result generates the same code as the prebuilt
 # toolchain, and `make -C firmware` reproduces the committed ELFs exactly
 # (they are compiled with the unpatched GCC and linked with the fixed C
-# library in firmware/sysroot/lib, which does not depend on the toolchain's).
+# library and crt0 in firmware/sysroot/lib, which do not depend on the
+# toolchain's).
 # With the patches, the corpus's own code comes out different (without the
 # FPU-mode bug), the libraries the same.
 #
@@ -144,6 +151,11 @@ yes)
     log "applying our patches from $PATCHES"
     patch -d src/gcc-12.2.0 -p1 <"$PATCHES/gcc-12.2.0-epiphany-fpmode.patch"
     for p in "$PATCHES"/newlib-3.3.0-*.patch; do
+        # The argument-passing crt0 asks the host for argc/argv with TRAP 7,
+        # which only epsim answers: on a board started by e-hal the core
+        # would halt before main. It stays out of a general toolchain
+        # (firmware/ links it explicitly from sysroot/lib).
+        case $p in *crt0*) continue ;; esac
         patch -d src/newlib-3.3.0 -p1 <"$p"
     done
     ;;

@@ -5,7 +5,8 @@
 # Run from firmware/ (the Makefile does).  Builds the program with the host
 # compiler at each level in $OPTS (default "Og O2", as the Epiphany ELFs),
 # runs each in build/host/run/ (so files the program
-# creates land there) with stdin from tests/NAME.stdin or /dev/null, and:
+# creates land there) with stdin from the manifest's stdin file or /dev/null
+# and the arguments in the manifest's args file (one per line), and:
 #   - requires every build to print the same stdout and stderr;
 #   - requires the exit status to be the one in tests/manifest.txt, where a
 #     host death by SIGABRT counts as status 1 (what newlib's abort() passes
@@ -26,11 +27,15 @@ if [ -z "$line" ]; then
     echo "host-expected: $name is not in $manifest" >&2
     exit 1
 fi
-read -r _ _ want_status stdin_file _ <<<"$line"
+read -r _ _ want_status stdin_file args_file _ <<<"$line"
 
 stdin=/dev/null
 if [ "${stdin_file:--}" != "-" ]; then
     stdin=tests/$stdin_file
+fi
+args=()
+if [ "${args_file:--}" != "-" ]; then
+    mapfile -t args <"tests/$args_file"
 fi
 
 bindir=build/host
@@ -43,7 +48,7 @@ for opt in "${opts[@]}"; do
     # shellcheck disable=SC2086
     $HOSTCC -$opt $HOST_CFLAGS "tests/$name.c" -o "$exe" -lm
     set +e
-    (cd "$rundir" && exec "../${name}-$opt") <"$stdin" >"$bindir/$name-$opt.out" 2>"$bindir/$name-$opt.err"
+    (cd "$rundir" && exec "../${name}-$opt" ${args[@]+"${args[@]}"}) <"$stdin" >"$bindir/$name-$opt.out" 2>"$bindir/$name-$opt.err"
     status=$?
     set -e
     if [ "$status" -eq $((128 + 6)) ]; then

@@ -134,3 +134,23 @@ fn a_program_linked_without_our_scripts_gets_a_hint() {
     assert_eq!(code, 126);
     insta::assert_snapshot!(err);
 }
+
+#[test]
+fn arguments_after_double_dash_reach_main() {
+    // Our crt0 (firmware/sysroot/lib/crt0.o) asks for them with SYS_argc,
+    // SYS_argnlen and SYS_argn; argv[0] is the program path as given.
+    let path = firmware("tests/argv_check-O2.elf");
+    let o = epsim(&["run", path.to_str().expect("utf-8"), "--", "a", "b", "c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout),
+        "argc: 4\n\
+         argv[0] names the program: yes\n\
+         argv[1]: \"a\" (1 bytes)\n\
+         argv[2]: \"b\" (1 bytes)\n\
+         argv[3]: \"c\" (1 bytes)\n\
+         argv well formed: yes\n\
+         argv_check: PASS\n"
+    );
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+}

@@ -1,7 +1,8 @@
 //! End to end: every program of the C corpus (`firmware/tests`, listed in
 //! `manifest.txt`), at each optimisation level it was built with, runs on
-//! one simulated core and must print exactly its expected stdout (and
-//! stderr, where a `.stderr` file exists) and exit with its expected status.
+//! one simulated core, with the manifest's stdin and arguments, and must
+//! print exactly its expected stdout (and stderr, where a `.stderr` file
+//! exists) and exit with its expected status.
 //! The expectations come from building the same sources with the host's C
 //! compiler (`make -C firmware expected`).
 
@@ -16,6 +17,9 @@ struct Entry {
     name: String,
     status: i32,
     stdin: Option<PathBuf>,
+    /// Arguments after argv[0], from the file the args column names (one
+    /// per line).
+    args: Vec<String>,
 }
 
 fn corpus_dir() -> PathBuf {
@@ -35,6 +39,17 @@ fn manifest() -> Vec<Entry> {
                 name: f[0].to_string(),
                 status: f[2].parse().expect("status is a number"),
                 stdin: f.get(3).filter(|s| **s != "-").map(|s| dir.join(s)),
+                args: f
+                    .get(4)
+                    .filter(|s| **s != "-")
+                    .map(|s| {
+                        std::fs::read_to_string(dir.join(s))
+                            .unwrap_or_else(|e| panic!("args file {s}: {e}"))
+                            .lines()
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default(),
             }
         })
         .collect()
@@ -56,16 +71,24 @@ fn builds(name: &str) -> Vec<PathBuf> {
     v
 }
 
-/// Runs `elf` and returns (status, stdout, stderr) or a description of how
-/// it failed to finish.
-fn run(elf: &Path, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
+/// argv for a run of `elf`: its file name, then `args`.
+fn argv_for(elf: &Path, args: &[String]) -> Vec<String> {
+    std::iter::once(
+        elf.file_name()
+            .and_then(|f| f.to_str())
+            .unwrap_or("prog")
+            .to_string(),
+    )
+    .chain(args.iter().cloned())
+    .collect()
+}
+
+/// Runs `elf` with the host serving `argv` (`SYS_argc`/`SYS_argn`) and
+/// returns (status, stdout, stderr) or a description of how it failed to
+/// finish.
+fn run(elf: &Path, argv: Vec<String>, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
     let config = Config::parallella16();
     let plan = epsim_loader::load_file(elf, &config.load_target()).map_err(|e| e.to_string())?;
-    let argv = vec![elf
-        .file_name()
-        .and_then(|f| f.to_str())
-        .unwrap_or("prog")
-        .to_string()];
     let mut sys = Syscalls::captured(argv, stdin);
     // fileio creates and removes a scratch file in the current directory
     sys.allow_files = true;
@@ -135,7 +158,7 @@ fn every_corpus_program_prints_its_expected_output_at_every_optimisation_level()
                 .to_string();
             let run_name = label.trim_end_matches(".elf").to_string();
             let before = failures.len();
-            match run(&elf, stdin.clone()) {
+            match run(&elf, argv_for(&elf, &e.args), stdin.clone()) {
                 Err(why) => failures.push(format!("{label}: {why}")),
                 Ok((status, out, err)) => {
                     if out != expected {
@@ -183,4 +206,22 @@ fn every_corpus_program_prints_its_expected_output_at_every_optimisation_level()
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn crt0_calls_main_without_arguments_when_the_host_has_none() {
+    // SYS_argc answers 0: crt0 falls back to main(0, NULL, NULL), as the
+    // toolchain's crt0 always did.
+    let elfs = builds("argv_check");
+    assert!(elfs.len() >= 2, "argv_check builds: {elfs:?}");
+    for elf in elfs {
+        let (status, out, _) = run(&elf, Vec::new(), Vec::new()).expect("argv_check runs");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "argc: 0\nargv well formed: yes\nargv_check: PASS\n",
+            "{}",
+            elf.display()
+        );
+        assert_eq!(status, 0, "{}", elf.display());
+    }
 }
