@@ -28,6 +28,9 @@ use crate::state::sreg;
 pub struct Deps {
     /// Registers read (operands, store data, addresses).
     pub reads: u64,
+    /// The registers of `reads` that are store data (an FPU result reaches
+    /// a store sooner than an operand).
+    pub data: u64,
     /// Registers written with an IALU-timed result (IALU, MOVFS, the link
     /// register of BL/JALR, a post-modified base).
     pub ialu: u64,
@@ -74,6 +77,7 @@ impl Op {
     pub const fn deps(&self) -> Deps {
         let none = Deps {
             reads: 0,
+            data: 0,
             ialu: 0,
             load: 0,
             fpu: 0,
@@ -192,12 +196,14 @@ impl Op {
             },
             Op::St { size, rd, rn, .. } => Deps {
                 reads: data(size, rd) | bit(rn),
+                data: data(size, rd),
                 ..none
             },
             Op::StX {
                 size, rd, rn, rm, ..
             } => Deps {
                 reads: data(size, rd) | bit(rn) | bit(rm),
+                data: data(size, rd),
                 ..none
             },
             Op::StP {
@@ -205,16 +211,19 @@ impl Op {
             } => Deps {
                 reads: data(size, rd) | bit(rn) | bit(rm),
                 ialu: bit(rn),
+                data: data(size, rd),
                 ..none
             },
             Op::StPi { size, rd, rn, .. } => Deps {
                 reads: data(size, rd) | bit(rn),
                 ialu: bit(rn),
+                data: data(size, rd),
                 ..none
             },
             Op::TestSet { rd, rn, rm, .. } => Deps {
                 reads: bit(rd) | bit(rn) | bit(rm),
                 load: bit(rd),
+                data: bit(rd),
                 ..none
             },
             Op::Fpu { op, rd, rn, rm } => Deps {

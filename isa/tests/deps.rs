@@ -59,6 +59,7 @@ fn check(word: u32, rng: &mut Rng) {
     let op = d.op;
     let deps = op.deps();
     let len = d.len as u32;
+    assert_eq!(deps.data & !deps.reads, 0, "{op:?}: store data is read");
     let s0 = random_state(rng);
     let (s1, bus1, step1) = run(&s0, op, len);
     if matches!(step1, Step::Fault { .. }) {

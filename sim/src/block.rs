@@ -22,7 +22,7 @@
 //!   when one has moved on.
 
 use epsim_isa::op::Cond;
-use epsim_isa::Op;
+use epsim_isa::{Deps, Op, OpClass};
 
 /// The longest block, in instructions.
 pub const MAX_BLOCK: usize = 64;
@@ -40,6 +40,8 @@ pub struct Insn {
     pub op: Op,
     /// 2 or 4 bytes.
     pub len: u8,
+    /// Its dual-issue group.
+    pub class: OpClass,
 }
 
 /// Where a block's instructions are in the cache.
@@ -55,6 +57,8 @@ pub struct BlockCache {
     map: Vec<(u32, u32)>,
     blocks: Vec<Block>,
     insns: Vec<Insn>,
+    /// `deps[i]` are the dependencies of `insns[i]` (for the timing model).
+    deps: Vec<Deps>,
     /// The code epochs of local SRAM and DRAM the blocks were decoded at.
     epochs: [u64; 2],
     /// Blocks decoded since the machine started (a statistic).
@@ -75,6 +79,7 @@ impl BlockCache {
             map: Vec::new(),
             blocks: Vec::new(),
             insns: Vec::new(),
+            deps: Vec::new(),
             epochs: [0; 2],
             built: 0,
             flushes: 0,
@@ -96,6 +101,7 @@ impl BlockCache {
         self.map.fill((0, 0));
         self.blocks.clear();
         self.insns.clear();
+        self.deps.clear();
     }
 
     #[inline(always)]
@@ -112,11 +118,12 @@ impl BlockCache {
         }
     }
 
-    /// The instructions of block `id`.
+    /// The instructions of block `id`, and their dependencies.
     #[inline(always)]
-    pub fn insns(&self, id: u32) -> &[Insn] {
+    pub fn insns(&self, id: u32) -> (&[Insn], &[Deps]) {
         let b = self.blocks[id as usize];
-        &self.insns[b.first as usize..(b.first + b.count) as usize]
+        let range = b.first as usize..(b.first + b.count) as usize;
+        (&self.insns[range.clone()], &self.deps[range])
     }
 
     /// Caches `insns` (not empty) as the block starting at `pc`.
@@ -134,6 +141,7 @@ impl BlockCache {
             count: insns.len() as u32,
         });
         self.insns.extend_from_slice(insns);
+        self.deps.extend(insns.iter().map(|i| i.op.deps()));
         self.map[Self::slot(pc)] = (pc, id + 1);
         self.built += 1;
         id
@@ -175,7 +183,8 @@ mod tests {
         vec![
             Insn {
                 op: Op::Nop,
-                len: 2
+                len: 2,
+                class: OpClass::Control,
             };
             n
         ]
@@ -186,7 +195,7 @@ mod tests {
         let mut c = BlockCache::new();
         let id = c.insert(0x100, &nops(3));
         assert_eq!(c.lookup(0x100), Some(id));
-        assert_eq!(c.insns(id).len(), 3);
+        assert_eq!(c.insns(id).0.len(), 3);
         assert_eq!(c.lookup(0x102), None);
         // Same table slot, other address: replaces the entry.
         let other = 0x100 + (MAP_SIZE as u32) * 2;

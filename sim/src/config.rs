@@ -49,6 +49,18 @@ pub enum FaultPolicy {
     Raise,
 }
 
+/// How cores execute.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mode {
+    /// The pipeline model decides when each instruction issues
+    /// (`crate::timing`).
+    #[default]
+    Timed,
+    /// Every instruction takes one cycle: the same execution with the
+    /// timing model switched off.
+    Functional,
+}
+
 /// Everything that shapes a machine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Config {
@@ -67,6 +79,7 @@ pub struct Config {
     /// Core clock, for converting cycles to time.
     pub clock_hz: u64,
     pub fault_policy: FaultPolicy,
+    pub mode: Mode,
 }
 
 impl Default for Config {
@@ -89,6 +102,7 @@ impl Config {
             ext_size: 32 << 20,
             clock_hz: 600_000_000,
             fault_policy: FaultPolicy::Stop,
+            mode: Mode::Timed,
         }
     }
 

@@ -7,13 +7,17 @@
 //! on, and when interrupts are taken (between instructions).
 
 use epsim_isa::exec::{enter_interrupt, exec_ref, fallthrough, pending_interrupt};
-use epsim_isa::state::{irq, sreg, status};
-use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, Size, Sreg, Step};
+use epsim_isa::state::{config, irq, sreg, status};
+use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, OpClass, Size, Sreg, Step};
 
 use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
+use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
+use crate::timing::{
+    events, idle_wakeup, tick_timers, timers_on, Done, Events, Issue, Params, Pipeline,
+};
 use crate::trace::{Before, MemAccess, Record, Trace};
 
 /// Start of the memory-mapped register window in a core's local space.
@@ -49,7 +53,26 @@ pub struct OtherRegs {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CoreStats {
     pub instret: u64,
+    /// Cycles since reset (functional mode: one per instruction).
     pub cycles: u64,
+    /// Cycles spent idle (IDLE waiting for an interrupt).
+    pub idle: u64,
+    /// Timed mode: instructions that issued with the one before them.
+    pub dual: u64,
+    /// Timed mode: stall cycles by reason (`Stall::ALL` order).
+    pub stalls: [u64; 6],
+    /// Timed mode: instructions issued by class (IALU, FPU, load/store,
+    /// control).
+    pub by_class: [u64; 4],
+}
+
+impl CoreStats {
+    #[inline]
+    fn count(&mut self, issue: &Issue, class: OpClass) {
+        self.dual += u64::from(issue.dual);
+        self.stalls[issue.reason as usize] += issue.stall;
+        self.by_class[class as usize] += 1;
+    }
 }
 
 /// One core.
@@ -62,6 +85,8 @@ pub struct Core {
     pub stats: CoreStats,
     /// Decoded blocks of the code this core ran.
     pub blocks: BlockCache,
+    /// The timing model's state (used in timed mode).
+    pub pipe: Pipeline,
 }
 
 /// Why a core's execution loop returned.
@@ -380,6 +405,7 @@ impl Core {
             run: RunState::Halted,
             stats: CoreStats::default(),
             blocks: BlockCache::new(),
+            pipe: Pipeline::new(Params::DEFAULT, sram_size, id.bits()),
         }
     }
 
@@ -404,6 +430,7 @@ impl Core {
     /// at the global level, IMASK as e-hal leaves it.
     pub fn start(&mut self, pc: u32) {
         self.state.pc = pc;
+        self.pipe.redirect(pc, self.stats.cycles);
         self.state.set_bit(status::ACTIVE, true);
         self.state.debugstatus &= !DEBUG_HALT;
         self.run = RunState::Running;
@@ -415,10 +442,12 @@ impl Core {
         self.run = RunState::Halted;
     }
 
-    /// Executes up to `budget` instructions functionally (one cycle each),
-    /// returning why it stopped. With `TRACE`, every instruction is
-    /// recorded to `trace`; without, the loop has no trace code at all.
-    pub fn run_functional<const TRACE: bool>(
+    /// Runs for up to `budget` cycles, returning why it stopped. With
+    /// `TIMED` the pipeline model decides when each instruction issues;
+    /// without, each takes one cycle. With `TRACE` every instruction is
+    /// recorded to `trace`. `REC` makes the bus record each access: it must
+    /// be `TIMED || TRACE` (the caller spells it out; see [`Core::run`]).
+    pub fn run_mode<const TIMED: bool, const TRACE: bool, const REC: bool>(
         &mut self,
         shared: &mut Shared<'_>,
         budget: u64,
@@ -427,7 +456,10 @@ impl Core {
     ) -> CoreExit {
         let id = self.id;
         let cycle0 = self.stats.cycles;
+        let limit = cycle0.saturating_add(budget);
         let mut retired = 0u64;
+        // Timed: the cycle count after the last instruction (last issue + 1).
+        let mut now = cycle0;
         let exit = 'run: {
             if self.run == RunState::Idle && !self.wake() {
                 break 'run CoreExit::Idle;
@@ -441,9 +473,11 @@ impl Core {
                 regs,
                 run,
                 blocks,
+                pipe,
+                stats,
                 ..
             } = self;
-            let mut bus = CoreBus::<TRACE> {
+            let mut bus = CoreBus::<REC> {
                 id_bits: id.bits(),
                 sram,
                 regs,
@@ -457,7 +491,7 @@ impl Core {
             // loader, a system call, another agent); within the loop only
             // a store that sets `attention` can write it.
             blocks.validate([bus.sram.epoch(), bus.dram.epoch()]);
-            while retired < budget {
+            while now < limit {
                 let entry = s.pc;
                 let block = match blocks.lookup(entry) {
                     Some(b) => b,
@@ -473,11 +507,18 @@ impl Core {
                         }
                     },
                 };
-                let insns = blocks.insns(block);
-                let mut n = insns.len().min((budget - retired) as usize);
+                let (insns, deps) = blocks.insns(block);
+                let mut n = insns.len();
+                if !TIMED {
+                    n = n.min((limit - now) as usize);
+                }
                 if s.lc != 0 {
                     n = n.min(upto_loop_end(insns, entry, s.le));
                 }
+                // CONFIG changes only at block ends (MOVTS, or a store that
+                // sets `attention`).
+                let timers = timers_on(s.config);
+                let rnd = u64::from(s.config & config::RMODE == 0);
                 // Run the block's instructions back to back while each one
                 // simply falls through; stop at the first that does not, or
                 // after a store that needs the system's attention. The
@@ -488,19 +529,65 @@ impl Core {
                 let mut len = 0;
                 let mut done = 0;
                 let mut last = None;
-                for insn in &insns[..n] {
-                    pc = pc.wrapping_add(len);
+                let mut issued = None;
+                for (insn, d) in insns[..n].iter().zip(&deps[..n]) {
+                    let ipc = pc.wrapping_add(len);
+                    let class = insn.class;
+                    let issue = if TIMED {
+                        let issue = pipe.issue(d, class, ipc, insn.len as u32);
+                        if issue.cycle >= limit {
+                            break;
+                        }
+                        Some(issue)
+                    } else {
+                        None
+                    };
+                    pc = ipc;
                     len = insn.len as u32;
                     let before = TRACE.then(|| Before::of(s));
                     let step = exec_ref(s, &mut bus, &insn.op, pc, len);
                     done += 1;
+                    if let Some(issue) = issue {
+                        let done_info = Done {
+                            mem: bus.rec.map(|m| (pipe.place(m.addr), m.store)),
+                            sub_word: bus
+                                .rec
+                                .is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
+                            jumped_to: match step {
+                                Step::Jump { target } => Some(target),
+                                _ => None,
+                            },
+                        };
+                        pipe.complete(&issue, d, class, pc, rnd, &done_info);
+                        stats.count(&issue, class);
+                        issued = Some(issue);
+                    }
+                    let cycle = match issue {
+                        Some(i) => i.cycle,
+                        None => cycle0 + retired + done as u64 - 1,
+                    };
+                    if timers {
+                        let ev = events(issue, class, cycle + 1 - now);
+                        if tick_timers(s, &ev) {
+                            bus.attention = true;
+                        }
+                    }
+                    now = cycle + 1;
                     if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {
-                        let cycle = cycle0 + retired + done - 1;
                         let word = instruction_word(&bus, pc);
                         let mem = bus.rec.take();
-                        t.record(&Record::new(cycle, id, pc, word, insn.len, &before, s, mem));
+                        let mut rec = Record::new(cycle, id, pc, word, insn.len, &before, s, mem);
+                        if let Some(i) = issue {
+                            if i.stall > 0 {
+                                rec.stall = Some((i.stall as u32, i.reason.name()));
+                            }
+                        }
+                        t.record(&rec);
                     }
-                    if step != Step::Next {
+                    if REC {
+                        bus.rec = None;
+                    }
+                    if !matches!(step, Step::Next) {
                         last = Some(step);
                         break;
                     }
@@ -508,10 +595,22 @@ impl Core {
                         break;
                     }
                 }
-                retired += done;
+                retired += done as u64;
+                if done == 0 {
+                    // The budget ran out before the block's first issue.
+                    now = limit;
+                    break;
+                }
                 let step = last.unwrap_or(Step::Next);
+                let seq = pc.wrapping_add(len);
                 if let Some(exit) = settle(s, &mut bus, run, id, policy, step, pc, len) {
                     break 'run exit;
+                }
+                if TIMED && matches!(step, Step::Next) && s.pc != seq {
+                    // A hardware loop went back to its start.
+                    if let Some(i) = issued {
+                        pipe.loop_back(s.pc, i.cycle);
+                    }
                 }
                 if bus.attention {
                     if bus.halt_requested {
@@ -524,14 +623,69 @@ impl Core {
                     if let Some(n) = pending_interrupt(s) {
                         let ret = s.pc;
                         enter_interrupt(s, n, ret);
+                        if TIMED {
+                            pipe.interrupt(s.pc, now);
+                        }
+                        if let Some(t) = trace.as_deref_mut() {
+                            t.interrupt(now, id, n, s.pc, ret);
+                        }
                     }
                 }
             }
             CoreExit::Budget
         };
         self.stats.instret += retired;
-        self.stats.cycles += retired;
+        self.stats.cycles = now.max(self.stats.cycles);
         exit
+    }
+
+    /// Runs for up to `budget` cycles in `mode`, tracing to `trace` if given.
+    pub fn run(
+        &mut self,
+        shared: &mut Shared<'_>,
+        budget: u64,
+        policy: FaultPolicy,
+        mode: Mode,
+        trace: Option<&mut Trace>,
+    ) -> CoreExit {
+        match (mode, trace) {
+            (Mode::Functional, None) => {
+                self.run_mode::<false, false, false>(shared, budget, policy, None)
+            }
+            (Mode::Functional, Some(t)) => {
+                self.run_mode::<false, true, true>(shared, budget, policy, Some(t))
+            }
+            (Mode::Timed, None) => self.run_mode::<true, false, true>(shared, budget, policy, None),
+            (Mode::Timed, Some(t)) => {
+                self.run_mode::<true, true, true>(shared, budget, policy, Some(t))
+            }
+        }
+    }
+
+    /// A sleeping core whose timers count clock or idle cycles sleeps until
+    /// the first one expires: the time passes, the timer interrupt is
+    /// latched, and the core wakes if it can take it. False if no timer
+    /// can wake it.
+    pub fn sleep_until_timer(&mut self) -> bool {
+        let Some(wait) = idle_wakeup(&self.state) else {
+            return false;
+        };
+        let ev = Events {
+            clock: wait,
+            idle: wait,
+            ..Events::default()
+        };
+        tick_timers(&mut self.state, &ev);
+        self.stats.cycles += wait;
+        self.stats.idle += wait;
+        self.pipe.skip_to(self.stats.cycles);
+        if self.wake() {
+            let (cycle, pc) = (self.stats.cycles, self.state.pc);
+            self.pipe.interrupt(pc, cycle);
+            true
+        } else {
+            false
+        }
     }
 
     /// An idle core takes a pending interrupt if it can; true if it woke.
@@ -700,6 +854,7 @@ fn build_block<const REC: bool>(
     let mut insns = [Insn {
         op: epsim_isa::Op::Nop,
         len: 2,
+        class: OpClass::Control,
     }; MAX_BLOCK];
     let mut n = 0;
     let mut off = start;
@@ -708,6 +863,7 @@ fn build_block<const REC: bool>(
         insns[n] = Insn {
             op: d.op,
             len: d.len,
+            class: d.op.class(),
         };
         n += 1;
         off += d.len as u32;

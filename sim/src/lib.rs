@@ -9,8 +9,9 @@ pub mod disasm;
 pub mod machine;
 pub mod memory;
 pub mod syscall;
+pub mod timing;
 pub mod trace;
 
-pub use config::{Config, CoreId, FaultPolicy};
+pub use config::{Config, CoreId, FaultPolicy, Mode};
 pub use machine::{Machine, SimError, StopReason};
 pub use syscall::Syscalls;

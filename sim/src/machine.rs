@@ -142,10 +142,13 @@ impl Machine {
                 dram: &mut self.dram,
                 ext_base: self.config.ext_base,
             };
-            let exit = match self.trace.as_mut() {
-                Some(t) => core.run_functional::<true>(&mut shared, budget, policy, Some(t)),
-                None => core.run_functional::<false>(&mut shared, budget, policy, None),
-            };
+            let exit = core.run(
+                &mut shared,
+                budget,
+                policy,
+                self.config.mode,
+                self.trace.as_mut(),
+            );
             self.now += core.stats.cycles - before;
             match exit {
                 CoreExit::Budget => {}
@@ -166,7 +169,12 @@ impl Machine {
                         }
                     }
                 }
-                CoreExit::Idle => return StopReason::AllIdle,
+                CoreExit::Idle => {
+                    if !core.sleep_until_timer() {
+                        return StopReason::AllIdle;
+                    }
+                    self.now = core.stats.cycles;
+                }
                 CoreExit::Fault(f) => {
                     core.halt();
                     return StopReason::Fault(f);

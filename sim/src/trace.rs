@@ -324,6 +324,43 @@ impl Trace {
         }
     }
 
+    /// Records that `core` took interrupt `irq` in `cycle` (to `vector`,
+    /// returning to `iret`), if the filter wants that core and cycle.
+    pub fn interrupt(&mut self, cycle: u64, core: CoreId, irq: u32, vector: u32, iret: u32) {
+        if self.error.is_some() || !self.filter.wants(core, cycle) {
+            return;
+        }
+        let line = match self.format {
+            TraceFormat::Text => format!(
+                "{cycle:>10} {:>2},{:<2} interrupt {irq} -> {vector:08x} iret={iret:#010x}",
+                core.row, core.col
+            ),
+            TraceFormat::Json => {
+                #[derive(Serialize)]
+                struct Line {
+                    cycle: u64,
+                    core: [u32; 2],
+                    interrupt: u32,
+                    vector: u32,
+                    iret: u32,
+                }
+                serde_json::to_string(&Line {
+                    cycle,
+                    core: [core.row, core.col],
+                    interrupt: irq,
+                    vector,
+                    iret,
+                })
+                .unwrap_or_default()
+            }
+        };
+        if let Err(e) = writeln!(self.out, "{line}") {
+            self.error = Some(e);
+        } else {
+            self.written += 1;
+        }
+    }
+
     /// Flushes the output; the first error of the whole trace, if any.
     pub fn finish(&mut self) -> io::Result<()> {
         if let Some(e) = self.error.take() {

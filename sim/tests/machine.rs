@@ -5,7 +5,7 @@ mod common;
 
 use epsim_isa::state::{irq, status};
 use epsim_sim::core::FaultKind;
-use epsim_sim::{FaultPolicy, Machine, StopReason};
+use epsim_sim::{FaultPolicy, Machine, Mode, StopReason};
 
 /// A machine with `halfwords` loaded at local address 0 (entry 0).
 fn machine(halfwords: &[u16], policy: FaultPolicy) -> Machine {
@@ -84,10 +84,23 @@ fn bkpt_halts_the_core_and_names_the_pc() {
 #[test]
 fn cycle_limit_is_exact() {
     let mut m = machine(&[B_SELF], FaultPolicy::Stop);
+    m.config.mode = Mode::Functional;
     assert_eq!(m.run(Some(1000)), StopReason::CycleLimit { cycles: 1000 });
     assert_eq!(m.instret(), 1000);
     // A second run continues where the first stopped.
     assert_eq!(m.run(Some(1500)), StopReason::CycleLimit { cycles: 1500 });
+    assert_eq!(m.instret(), 1500);
+}
+
+#[test]
+fn cycle_limit_is_exact_in_timed_mode() {
+    // `b .` issues every 4 cycles (1 + the taken-branch penalty of 3), from
+    // cycle 0: 250 of them in 1000 cycles.
+    let mut m = machine(&[B_SELF], FaultPolicy::Stop);
+    assert_eq!(m.run(Some(1000)), StopReason::CycleLimit { cycles: 1000 });
+    assert_eq!(m.instret(), 250);
+    assert_eq!(m.run(Some(1002)), StopReason::CycleLimit { cycles: 1002 });
+    assert_eq!(m.instret(), 251);
 }
 
 #[test]

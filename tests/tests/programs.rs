@@ -4,14 +4,30 @@
 //! print exactly its expected stdout (and stderr, where a `.stderr` file
 //! exists) and exit with its expected status.
 //! The expectations come from building the same sources with the host's C
-//! compiler (`make -C firmware expected`).
+//! compiler (`make -C firmware expected`). The expectations are checked in
+//! functional mode; every run must then retire the same instructions with
+//! the same results in timed mode.
 
 use std::path::{Path, PathBuf};
 
-use epsim_sim::{Config, Machine, StopReason, Syscalls};
+use epsim_sim::{Config, Machine, Mode, StopReason, Syscalls};
 
-/// No corpus program needs more; hitting it is a failure, not a hang.
+/// No corpus program needs more instructions; hitting the limit is a
+/// failure, not a hang.
 const MAX_CYCLES: u64 = 400_000_000;
+/// Timed mode: code and data in DRAM cost hundreds of cycles per access,
+/// which costs the simulator nothing; the limit is in cycles.
+const MAX_CYCLES_TIMED: u64 = 400_000_000_000;
+
+/// What a run produced.
+#[derive(Debug, PartialEq, Eq)]
+struct Outcome {
+    status: i32,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    instret: u64,
+    cycles: u64,
+}
 
 struct Entry {
     name: String,
@@ -83,28 +99,41 @@ fn argv_for(elf: &Path, args: &[String]) -> Vec<String> {
     .collect()
 }
 
-/// Runs `elf` with the host serving `argv` (`SYS_argc`/`SYS_argn`) and
-/// returns (status, stdout, stderr) or a description of how it failed to
-/// finish.
+/// Runs `elf` in functional mode with the host serving `argv`
+/// (`SYS_argc`/`SYS_argn`) and returns (status, stdout, stderr) or a
+/// description of how it failed to finish.
 fn run(elf: &Path, argv: Vec<String>, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
-    let config = Config::parallella16();
+    let o = run_in(elf, argv, stdin, Mode::Functional)?;
+    Ok((o.status, o.stdout, o.stderr))
+}
+
+/// Runs `elf` in `mode`.
+fn run_in(elf: &Path, argv: Vec<String>, stdin: Vec<u8>, mode: Mode) -> Result<Outcome, String> {
+    let mut config = Config::parallella16();
+    config.mode = mode;
     let plan = epsim_loader::load_file(elf, &config.load_target()).map_err(|e| e.to_string())?;
     let mut sys = Syscalls::captured(argv, stdin);
     // fileio creates and removes a scratch file in the current directory
     sys.allow_files = true;
     let mut m = Machine::single_core(config, sys);
     m.load(&plan, elf).map_err(|e| e.to_string())?;
-    let stop = m.run(Some(MAX_CYCLES));
+    let limit = match mode {
+        Mode::Functional => MAX_CYCLES,
+        Mode::Timed => MAX_CYCLES_TIMED,
+    };
+    let stop = m.run(Some(limit));
     let status = match stop {
         StopReason::Exit { status, .. } => status,
         StopReason::Signalled { signal, .. } => 128 + signal as i32,
         other => return Err(format!("did not exit: {other:?}")),
     };
-    Ok((
+    Ok(Outcome {
         status,
-        m.sys.stdout.captured().to_vec(),
-        m.sys.stderr.captured().to_vec(),
-    ))
+        stdout: m.sys.stdout.captured().to_vec(),
+        stderr: m.sys.stderr.captured().to_vec(),
+        instret: m.instret(),
+        cycles: m.now,
+    })
 }
 
 /// `known-divergent.txt`: run label (`NAME-OPT`) to reason.
@@ -224,4 +253,49 @@ fn crt0_calls_main_without_arguments_when_the_host_has_none() {
         );
         assert_eq!(status, 0, "{}", elf.display());
     }
+}
+
+#[test]
+fn timed_mode_retires_the_same_instructions_with_the_same_results() {
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    for e in manifest() {
+        let stdin = e
+            .stdin
+            .as_ref()
+            .map(|p| std::fs::read(p).expect("stdin file"))
+            .unwrap_or_default();
+        for elf in builds(&e.name) {
+            runs += 1;
+            let argv = argv_for(&elf, &e.args);
+            let label = elf.display().to_string();
+            let functional = run_in(&elf, argv.clone(), stdin.clone(), Mode::Functional);
+            let timed = run_in(&elf, argv, stdin.clone(), Mode::Timed);
+            match (functional, timed) {
+                (Ok(f), Ok(t)) => {
+                    let same = (f.status, &f.stdout, &f.stderr, f.instret)
+                        == (t.status, &t.stdout, &t.stderr, t.instret);
+                    if !same {
+                        failures.push(format!(
+                            "{label}: functional {:?} / timed {:?} (status, instructions)",
+                            (f.status, f.instret),
+                            (t.status, t.instret)
+                        ));
+                    } else if t.cycles < t.instret / 2 {
+                        failures.push(format!(
+                            "{label}: {} cycles for {} instructions: more than dual issue allows",
+                            t.cycles, t.instret
+                        ));
+                    }
+                }
+                (f, t) => failures.push(format!("{label}: {f:?} / {t:?}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use epsim_sim::timing::Stall;
 use epsim_sim::trace::{Trace, TraceFilter, TraceFormat};
-use epsim_sim::{Config, CoreId, FaultPolicy, Machine, StopReason, Syscalls};
+use epsim_sim::{Config, CoreId, FaultPolicy, Machine, Mode, StopReason, Syscalls};
 
 /// Exit status when `--max-cycles` stops the run (as timeout(1)).
 const EXIT_CYCLE_LIMIT: u8 = 124;
@@ -45,6 +46,10 @@ enum Command {
         /// architectural exception for the program's own handler.
         #[arg(long, value_enum, default_value_t = OnFault::Stop)]
         on_fault: OnFault,
+        /// `timed`: the pipeline model decides when each instruction issues
+        /// (sim/TIMING.md); `functional`: one cycle per instruction, faster.
+        #[arg(long, value_enum, default_value_t = RunMode::Timed)]
+        mode: RunMode,
         #[command(flatten)]
         trace: TraceArgs,
         /// Arguments passed to the program (after `--`).
@@ -135,6 +140,12 @@ fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
+enum RunMode {
+    Timed,
+    Functional,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
 enum OnFault {
     Stop,
     Raise,
@@ -148,22 +159,32 @@ fn main() -> ExitCode {
             max_cycles,
             stats,
             on_fault,
+            mode,
             trace,
             args,
-        } => run(&program, max_cycles, stats, on_fault, &trace, args),
+        } => {
+            let mode = match mode {
+                RunMode::Timed => Mode::Timed,
+                RunMode::Functional => Mode::Functional,
+            };
+            run(&program, max_cycles, stats, on_fault, mode, &trace, args)
+        }
         Command::Disasm { program } => disasm(&program),
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run(
     program: &Path,
     max_cycles: Option<u64>,
     stats: bool,
     on_fault: OnFault,
+    mode: Mode,
     trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
     let mut config = Config::parallella16();
+    config.mode = mode;
     config.fault_policy = match on_fault {
         OnFault::Stop => FaultPolicy::Stop,
         OnFault::Raise => FaultPolicy::Raise,
@@ -207,6 +228,22 @@ fn run(
     if stats {
         eprintln!("epsim: instructions retired: {}", m.instret());
         eprintln!("epsim: simulated cycles:     {}", m.now);
+        if mode == Mode::Timed {
+            let c = &m.cores[0].stats;
+            let ipc = c.instret as f64 / c.cycles.max(1) as f64;
+            eprintln!(
+                "epsim: instructions/cycle:   {ipc:.3} ({} dual-issued)",
+                c.dual
+            );
+            let stalls: Vec<String> = Stall::ALL
+                .iter()
+                .map(|s| format!("{} {}", s.name(), c.stalls[*s as usize]))
+                .collect();
+            eprintln!("epsim: stall cycles:         {}", stalls.join(", "));
+            if c.idle > 0 {
+                eprintln!("epsim: idle cycles:          {}", c.idle);
+            }
+        }
     }
     match stop {
         StopReason::Exit { status, .. } => ExitCode::from(status as u8),

@@ -1,0 +1,114 @@
+//! The timing table: snippets measured inside a program with CTIMER0, as
+//! Epiphany programmers measure (`firmware/timing/timing.S`), against the
+//! cost the model's parameters give (`sim/TIMING.md`).
+
+use std::path::PathBuf;
+
+use epsim_sim::{Config, Machine, StopReason, Syscalls};
+
+/// The measured costs: results[i] - results[0] for each snippet i >= 1.
+fn measured() -> Vec<u64> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/timing/timing.elf");
+    let config = Config::parallella16();
+    let plan = epsim_loader::load_file(&path, &config.load_target()).expect("timing.elf loads");
+    let mut m = Machine::single_core(
+        config,
+        Syscalls::captured(vec!["timing".into()], Vec::new()),
+    );
+    m.load(&plan, &path).expect("fits");
+    let stop = m.run(Some(100_000));
+    assert!(
+        matches!(stop, StopReason::Exit { status: 0, .. }),
+        "{stop:?}"
+    );
+    let sram = m.cores[0].sram.bytes();
+    let word = |i: usize| {
+        let o = 0x6000 + 4 * i;
+        u32::from_le_bytes([sram[o], sram[o + 1], sram[o + 2], sram[o + 3]]) as u64
+    };
+    let base = word(0);
+    (0..TABLE.len() + 1).map(|i| word(i) - base).collect()
+}
+
+/// (snippet, expected cost in cycles, why). The cost runs from the first
+/// MOVFS issuing (cycle c0) to the snippet's last instruction issuing.
+const TABLE: &[(&str, u64, &str)] = &[
+    (
+        "IALU -> IALU",
+        2,
+        "add at c0+1, dependent add at c0+2: no stall",
+    ),
+    ("IALU, IALU", 2, "two IALU instructions never pair"),
+    ("IALU -> FPU", 3, "ialu_to_fpu = 2: fadd at c0+3"),
+    ("IALU + FPU", 1, "independent IALU then FPU pair in c0+1"),
+    ("FPU + IALU", 1, "pair"),
+    ("FPU + load", 1, "pair"),
+    ("load + FPU", 1, "pair"),
+    ("load, load", 2, "load/store never pairs with load/store"),
+    ("IALU, load", 2, "IALU never pairs with load/store"),
+    ("LDR -> IALU", 3, "load_to_int = 2"),
+    ("LDR -> FPU", 4, "load_to_fpu = 3"),
+    ("LDRB -> IALU", 4, "load_sub_word = 3"),
+    ("LDR -> address", 3, "load_to_int = 2"),
+    ("LDR -> store data", 3, "load_to_int = 2"),
+    ("FPU -> FPU (round)", 6, "fpu_to_any 4 + round 1 = 5"),
+    ("FPU -> IALU", 6, "5"),
+    ("FPU -> store data", 5, "fpu_to_store 3 + round 1 = 4"),
+    (
+        "FPU flags -> BBEQ",
+        6,
+        "B flags ready 5 after the FPU op; not taken",
+    ),
+    (
+        "IALU flags -> BEQ",
+        2,
+        "A flags ready the next cycle; not taken",
+    ),
+    ("B taken", 5, "b at c0+1, target at c0+1+1+3"),
+    ("B to 32-bit at 8n", 5, "target line fetched in time"),
+    (
+        "B to 32-bit at 8n+6",
+        6,
+        "its second line arrives a cycle later",
+    ),
+    ("hardware loop 4x2", 8, "8 instructions, no loop overhead"),
+    (
+        "JALR into DRAM, RTS",
+        545,
+        "jalr c0+1, rts after 3 + ext_fetch_line 540",
+    ),
+    ("LDR from DRAM, IALU", 541, "the core waits ext_load = 540"),
+    (
+        "6 STR to DRAM, IALU",
+        35,
+        "queue of 4, one store per 17 cycles",
+    ),
+    ("FPU -> FPU (truncate)", 5, "fpu_to_any = 4"),
+    (
+        "LD+FPU pairs, code bank",
+        13,
+        "5 pairs, one line each, from c0+5; loads use bank 0 two cycles after \
+         issue, the fetch of line 4 (2 cycles before it can issue) loses to \
+         each of the 4 loads before it: pair 5 at c0+9+4",
+    ),
+    (
+        "LD+FPU pairs, other bank",
+        9,
+        "the same with loads from bank 1: one pair per cycle, c0+5..c0+9",
+    ),
+];
+
+#[test]
+fn every_snippet_costs_what_the_model_says() {
+    let got = measured();
+    let mut wrong = Vec::new();
+    for (i, (name, want, why)) in TABLE.iter().enumerate() {
+        if got[i + 1] != *want {
+            wrong.push(format!(
+                "{name}: {} cycles, expected {want} ({why})",
+                got[i + 1]
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
