@@ -19,6 +19,7 @@ use crate::timing::{
     events, idle_wakeup, tick_timers, timers_on, Done, Events, Issue, Params, Pipeline,
 };
 use crate::trace::{Before, MemAccess, Record, Trace};
+use epsim_isa::Deps;
 
 /// Start of the memory-mapped register window in a core's local space.
 pub const MMR_BASE: u32 = 0xF0000;
@@ -525,76 +526,30 @@ impl Core {
                 // hardware-loop rule applies to the last one run only: the
                 // block was cut after the loop's last instruction above.
                 bus.attention = false;
-                let mut pc = entry;
-                let mut len = 0;
-                let mut done = 0;
-                let mut last = None;
-                let mut issued = None;
-                for (insn, d) in insns[..n].iter().zip(&deps[..n]) {
-                    let ipc = pc.wrapping_add(len);
-                    let class = insn.class;
-                    let issue = if TIMED {
-                        let issue = pipe.issue(d, class, ipc, insn.len as u32);
-                        if issue.cycle >= limit {
-                            break;
-                        }
-                        Some(issue)
-                    } else {
-                        None
-                    };
-                    pc = ipc;
-                    len = insn.len as u32;
-                    let before = TRACE.then(|| Before::of(s));
-                    let step = exec_ref(s, &mut bus, &insn.op, pc, len);
-                    done += 1;
-                    if let Some(issue) = issue {
-                        let done_info = Done {
-                            mem: bus.rec.map(|m| (pipe.place(m.addr), m.store)),
-                            sub_word: bus
-                                .rec
-                                .is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
-                            jumped_to: match step {
-                                Step::Jump { target } => Some(target),
-                                _ => None,
-                            },
-                        };
-                        pipe.complete(&issue, d, class, pc, rnd, &done_info);
-                        stats.count(&issue, class);
-                        issued = Some(issue);
-                    }
-                    let cycle = match issue {
-                        Some(i) => i.cycle,
-                        None => cycle0 + retired + done as u64 - 1,
-                    };
-                    if timers {
-                        let ev = events(issue, class, cycle + 1 - now);
-                        if tick_timers(s, &ev) {
-                            bus.attention = true;
-                        }
-                    }
-                    now = cycle + 1;
-                    if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {
-                        let word = instruction_word(&bus, pc);
-                        let mem = bus.rec.take();
-                        let mut rec = Record::new(cycle, id, pc, word, insn.len, &before, s, mem);
-                        if let Some(i) = issue {
-                            if i.stall > 0 {
-                                rec.stall = Some((i.stall as u32, i.reason.name()));
-                            }
-                        }
-                        t.record(&rec);
-                    }
-                    if REC {
-                        bus.rec = None;
-                    }
-                    if !matches!(step, Step::Next) {
-                        last = Some(step);
-                        break;
-                    }
-                    if bus.attention {
-                        break;
-                    }
-                }
+                let (done, pc, len, last, issued) = if !TIMED && !TRACE && !timers {
+                    let (done, pc, len, last) = plain_block(s, &mut bus, &insns[..n], entry);
+                    now += done as u64;
+                    (done, pc, len, last, None)
+                } else {
+                    general_block::<TIMED, TRACE, REC>(
+                        s,
+                        &mut bus,
+                        &insns[..n],
+                        &deps[..n],
+                        entry,
+                        Env {
+                            pipe,
+                            stats,
+                            trace: trace.as_deref_mut(),
+                            id,
+                            first_cycle: cycle0 + retired,
+                            limit,
+                            rnd,
+                            timers,
+                        },
+                        &mut now,
+                    )
+                };
                 retired += done as u64;
                 if done == 0 {
                     // The budget ran out before the block's first issue.
@@ -745,6 +700,148 @@ fn wake_now(s: &mut ArchState) -> bool {
     }
 }
 
+/// Runs `insns` (a block's first ones, from `entry`) back to back while each
+/// falls through, in functional mode without trace or timers: nothing per
+/// instruction but the instruction. Returns how many ran, the address and
+/// length of the last, and its outcome unless it fell through.
+#[inline(always)]
+fn plain_block<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    entry: u32,
+) -> (usize, u32, u32, Option<Step>) {
+    let mut pc = entry;
+    let mut len = 0;
+    for (done, insn) in insns.iter().enumerate() {
+        pc = pc.wrapping_add(len);
+        len = insn.len as u32;
+        let step = exec_ref(s, bus, &insn.op, pc, len);
+        if step != Step::Next {
+            return (done + 1, pc, len, Some(step));
+        }
+        if bus.attention {
+            return (done + 1, pc, len, None);
+        }
+    }
+    (insns.len(), pc, len, None)
+}
+
+/// What the general block loop needs besides the core's state and bus.
+struct Env<'a> {
+    pipe: &'a mut Pipeline,
+    stats: &'a mut CoreStats,
+    trace: Option<&'a mut Trace>,
+    id: CoreId,
+    /// Functional mode: the cycle of the block's first instruction.
+    first_cycle: u64,
+    /// No instruction issues in this cycle or later.
+    limit: u64,
+    /// 1 in round-to-nearest mode.
+    rnd: u64,
+    /// A core timer counts something.
+    timers: bool,
+}
+
+/// Runs `insns` (a block's first ones, from `entry`) with the timing model
+/// (`TIMED`), the trace (`TRACE`) and the core timers as asked: the same
+/// stop rules as [`plain_block`]; also stops before an instruction that
+/// would issue at or after `env.limit`. `now` becomes the cycle after the
+/// last instruction. Returns as [`plain_block`] plus the last one's issue.
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+fn general_block<const TIMED: bool, const TRACE: bool, const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    deps: &[Deps],
+    entry: u32,
+    env: Env<'_>,
+    now: &mut u64,
+) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
+    let Env {
+        pipe,
+        stats,
+        mut trace,
+        id,
+        first_cycle,
+        limit,
+        rnd,
+        timers,
+    } = env;
+    let mut pc = entry;
+    let mut len = 0;
+    let mut done = 0;
+    let mut last = None;
+    let mut issued = None;
+    for (insn, d) in insns.iter().zip(deps) {
+        let ipc = pc.wrapping_add(len);
+        let class = insn.class;
+        let issue = if TIMED {
+            let issue = pipe.issue(d, class, ipc, insn.len as u32);
+            if issue.cycle >= limit {
+                break;
+            }
+            Some(issue)
+        } else {
+            None
+        };
+        pc = ipc;
+        len = insn.len as u32;
+        let before = TRACE.then(|| Before::of(s));
+        let step = exec_ref(s, bus, &insn.op, pc, len);
+        done += 1;
+        if let Some(issue) = issue {
+            let done_info = Done {
+                mem: bus.rec.map(|m| (pipe.place(m.addr), m.store)),
+                sub_word: bus
+                    .rec
+                    .is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
+                jumped_to: match step {
+                    Step::Jump { target } => Some(target),
+                    _ => None,
+                },
+            };
+            pipe.complete(&issue, d, class, pc, rnd, &done_info);
+            stats.count(&issue, class);
+            issued = Some(issue);
+        }
+        let cycle = match issue {
+            Some(i) => i.cycle,
+            None => first_cycle + done as u64 - 1,
+        };
+        if timers {
+            let ev = events(issue, class, cycle + 1 - *now);
+            if tick_timers(s, &ev) {
+                bus.attention = true;
+            }
+        }
+        *now = cycle + 1;
+        if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {
+            let word = instruction_word(bus, pc);
+            let mem = bus.rec.take();
+            let mut rec = Record::new(cycle, id, pc, word, insn.len, &before, s, mem);
+            if let Some(i) = issue {
+                if i.stall > 0 {
+                    rec.stall = Some((i.stall as u32, i.reason.name()));
+                }
+            }
+            t.record(&rec);
+        }
+        if REC {
+            bus.rec = None;
+        }
+        if !matches!(step, Step::Next) {
+            last = Some(step);
+            break;
+        }
+        if bus.attention {
+            break;
+        }
+    }
+    (done, pc, len, last, issued)
+}
+
 /// How many of a block's instructions (from `entry`) to run so that the
 /// hardware loop's last instruction, at `le`, is the last one run: all of
 /// them unless `le` is one of their addresses.
@@ -765,6 +862,7 @@ fn upto_loop_end(insns: &[Insn], entry: u32, le: u32) -> usize {
 /// what the core services itself, and returns the exit when the core must
 /// stop.
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 fn settle<const REC: bool>(
     s: &mut ArchState,
     bus: &mut CoreBus<'_, REC>,
