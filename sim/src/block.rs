@@ -22,7 +22,9 @@
 //!   when one has moved on.
 
 use epsim_isa::op::Cond;
-use epsim_isa::{Deps, Op, OpClass};
+use epsim_isa::{Op, OpClass};
+
+use crate::timing::Timing;
 
 /// The longest block, in instructions.
 pub const MAX_BLOCK: usize = 64;
@@ -57,8 +59,8 @@ pub struct BlockCache {
     map: Vec<(u32, u32)>,
     blocks: Vec<Block>,
     insns: Vec<Insn>,
-    /// `deps[i]` are the dependencies of `insns[i]` (for the timing model).
-    deps: Vec<Deps>,
+    /// `timing[i]` is what the timing model needs of `insns[i]`.
+    timing: Vec<Timing>,
     /// The code epochs of local SRAM and DRAM the blocks were decoded at.
     epochs: [u64; 2],
     /// Blocks decoded since the machine started (a statistic).
@@ -79,7 +81,7 @@ impl BlockCache {
             map: Vec::new(),
             blocks: Vec::new(),
             insns: Vec::new(),
-            deps: Vec::new(),
+            timing: Vec::new(),
             epochs: [0; 2],
             built: 0,
             flushes: 0,
@@ -101,7 +103,7 @@ impl BlockCache {
         self.map.fill((0, 0));
         self.blocks.clear();
         self.insns.clear();
-        self.deps.clear();
+        self.timing.clear();
     }
 
     #[inline(always)]
@@ -118,12 +120,12 @@ impl BlockCache {
         }
     }
 
-    /// The instructions of block `id`, and their dependencies.
+    /// The instructions of block `id`, and their timing facts.
     #[inline(always)]
-    pub fn insns(&self, id: u32) -> (&[Insn], &[Deps]) {
+    pub fn insns(&self, id: u32) -> (&[Insn], &[Timing]) {
         let b = self.blocks[id as usize];
         let range = b.first as usize..(b.first + b.count) as usize;
-        (&self.insns[range.clone()], &self.deps[range])
+        (&self.insns[range.clone()], &self.timing[range])
     }
 
     /// Caches `insns` (not empty) as the block starting at `pc`.
@@ -141,7 +143,8 @@ impl BlockCache {
             count: insns.len() as u32,
         });
         self.insns.extend_from_slice(insns);
-        self.deps.extend(insns.iter().map(|i| i.op.deps()));
+        self.timing
+            .extend(insns.iter().map(|i| Timing::of(&i.op.deps(), i.class)));
         self.map[Self::slot(pc)] = (pc, id + 1);
         self.built += 1;
         id

@@ -7,7 +7,7 @@
 //! on, and when interrupts are taken (between instructions).
 
 use epsim_isa::exec::{enter_interrupt, exec_ref, fallthrough, pending_interrupt};
-use epsim_isa::state::{config, irq, sreg, status};
+use epsim_isa::state::{irq, sreg, status};
 use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, OpClass, Size, Sreg, Step};
 
 use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
@@ -16,10 +16,9 @@ use crate::config::{CoreId, FaultPolicy};
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
 use crate::timing::{
-    events, idle_wakeup, tick_timers, timers_on, Done, Events, Issue, Params, Pipeline,
+    events, idle_wakeup, tick_timers, timers_on, Done, Events, Issue, Params, Pipeline, Timing,
 };
 use crate::trace::{Before, MemAccess, Record, Trace};
-use epsim_isa::Deps;
 
 /// Start of the memory-mapped register window in a core's local space.
 pub const MMR_BASE: u32 = 0xF0000;
@@ -62,17 +61,15 @@ pub struct CoreStats {
     pub dual: u64,
     /// Timed mode: stall cycles by reason (`Stall::ALL` order).
     pub stalls: [u64; 6],
-    /// Timed mode: instructions issued by class (IALU, FPU, load/store,
-    /// control).
-    pub by_class: [u64; 4],
 }
 
 impl CoreStats {
-    #[inline]
-    fn count(&mut self, issue: &Issue, class: OpClass) {
+    #[inline(always)]
+    fn count(&mut self, issue: &Issue) {
         self.dual += u64::from(issue.dual);
-        self.stalls[issue.reason as usize] += issue.stall;
-        self.by_class[class as usize] += 1;
+        if issue.stall != 0 {
+            self.stalls[issue.reason as usize] += issue.stall;
+        }
     }
 }
 
@@ -519,7 +516,9 @@ impl Core {
                 // CONFIG changes only at block ends (MOVTS, or a store that
                 // sets `attention`).
                 let timers = timers_on(s.config);
-                let rnd = u64::from(s.config & config::RMODE == 0);
+                if TIMED {
+                    pipe.set_rounding(s.config);
+                }
                 // Run the block's instructions back to back while each one
                 // simply falls through; stop at the first that does not, or
                 // after a store that needs the system's attention. The
@@ -544,7 +543,6 @@ impl Core {
                             id,
                             first_cycle: cycle0 + retired,
                             limit,
-                            rnd,
                             timers,
                         },
                         &mut now,
@@ -737,8 +735,6 @@ struct Env<'a> {
     first_cycle: u64,
     /// No instruction issues in this cycle or later.
     limit: u64,
-    /// 1 in round-to-nearest mode.
-    rnd: u64,
     /// A core timer counts something.
     timers: bool,
 }
@@ -754,7 +750,7 @@ fn general_block<const TIMED: bool, const TRACE: bool, const REC: bool>(
     s: &mut ArchState,
     bus: &mut CoreBus<'_, REC>,
     insns: &[Insn],
-    deps: &[Deps],
+    deps: &[Timing],
     entry: u32,
     env: Env<'_>,
     now: &mut u64,
@@ -766,7 +762,6 @@ fn general_block<const TIMED: bool, const TRACE: bool, const REC: bool>(
         id,
         first_cycle,
         limit,
-        rnd,
         timers,
     } = env;
     let mut pc = entry;
@@ -778,8 +773,9 @@ fn general_block<const TIMED: bool, const TRACE: bool, const REC: bool>(
         let ipc = pc.wrapping_add(len);
         let class = insn.class;
         let issue = if TIMED {
-            let issue = pipe.issue(d, class, ipc, insn.len as u32);
+            let issue = pipe.issue(d, ipc, insn.len as u32);
             if issue.cycle >= limit {
+                pipe.unissue();
                 break;
             }
             Some(issue)
@@ -792,18 +788,21 @@ fn general_block<const TIMED: bool, const TRACE: bool, const REC: bool>(
         let step = exec_ref(s, bus, &insn.op, pc, len);
         done += 1;
         if let Some(issue) = issue {
+            let mem = if class == OpClass::LoadStore {
+                bus.rec
+            } else {
+                None
+            };
             let done_info = Done {
-                mem: bus.rec.map(|m| (pipe.place(m.addr), m.store)),
-                sub_word: bus
-                    .rec
-                    .is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
+                mem: mem.map(|m| (pipe.place(m.addr), m.store)),
+                sub_word: mem.is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
                 jumped_to: match step {
                     Step::Jump { target } => Some(target),
                     _ => None,
                 },
             };
-            pipe.complete(&issue, d, class, pc, rnd, &done_info);
-            stats.count(&issue, class);
+            pipe.complete(&issue, d, pc, &done_info);
+            stats.count(&issue);
             issued = Some(issue);
         }
         let cycle = match issue {

@@ -146,10 +146,6 @@ pub struct Issue {
     pub reason: Stall,
     /// Issued in the same cycle as the instruction before it.
     pub dual: bool,
-    /// The fetch state after fetching it (committed by
-    /// [`Pipeline::complete`], so an issue that is not followed through
-    /// changes nothing).
-    fetch: Fetch,
 }
 
 /// The line instructions are being issued from (address >> 3), the cycle
@@ -186,19 +182,114 @@ pub struct Done {
 /// No line fetched yet / no first issue yet.
 const NONE: u64 = u64::MAX;
 
+/// Scoreboard layout: three tables (integer, FPU, store-data readiness) of
+/// `STRIDE` entries, registers 0-63 then [`ZERO`] (always 0, read by unused
+/// wait slots) and [`SINK`] (written by unused write slots, never read);
+/// then the A and B flags.
+const STRIDE: usize = 66;
+const ZERO: u8 = 64;
+const SINK: u8 = 65;
+const AFLAGS_SLOT: usize = 3 * STRIDE;
+const BFLAGS_SLOT: usize = 3 * STRIDE + 1;
+const SLOTS: usize = 3 * STRIDE + 2;
+
+/// Kinds of result, indexing the latency table of [`Pipeline::complete`].
+const KIND_IALU: u8 = 0;
+const KIND_LOAD: u8 = 1;
+const KIND_FPU: u8 = 2;
+
+/// The scoreboard slot of register `r` in table `table` (0 integer, 1 FPU,
+/// 2 store data).
+const fn slot(table: usize, r: u8) -> u8 {
+    (table * STRIDE + r as usize) as u8
+}
+
+/// What the timing model needs of one instruction, worked out once when
+/// its block is decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Timing {
+    /// Scoreboard slots it waits for: operands (in the table of their use),
+    /// flags, and its destinations (write after write); unused ones name a
+    /// slot that is always zero.
+    waits: [u8; 8],
+    /// Registers written ([`SINK`] when unused) and the kind of each result.
+    writes: [u8; 3],
+    kinds: [u8; 3],
+    nwrites: u8,
+    /// Flag groups written.
+    flags: u8,
+    pub class: OpClass,
+    /// Registers read or written (a pair partner must not write any).
+    touches: u64,
+    /// Registers written.
+    writes_mask: u64,
+}
+
+impl Timing {
+    /// The timing facts of an instruction of `class` with dependencies `d`.
+    pub fn of(d: &Deps, class: OpClass) -> Timing {
+        let mut waits = [ZERO; 8];
+        let mut n = 0;
+        let operand_table = if class == OpClass::Fpu { 1 } else { 0 };
+        let regs = |mask: u64| (0..64u8).filter(move |r| mask & 1 << r != 0);
+        for r in regs(d.reads & !d.data) {
+            waits[n] = slot(operand_table, r);
+            n += 1;
+        }
+        for r in regs(d.data) {
+            waits[n] = slot(2, r);
+            n += 1;
+        }
+        for r in regs(d.writes()) {
+            if n < 8 && d.reads & 1 << r == 0 {
+                waits[n] = slot(0, r);
+                n += 1;
+            }
+        }
+        if d.flags_read & AFLAGS != 0 && n < 8 {
+            waits[n] = AFLAGS_SLOT as u8;
+            n += 1;
+        }
+        if d.flags_read & BFLAGS != 0 && n < 8 {
+            waits[n] = BFLAGS_SLOT as u8;
+        }
+        let mut writes = [SINK; 3];
+        let mut kinds = [KIND_IALU; 3];
+        let mut k = 0;
+        for (mask, kind) in [(d.ialu, KIND_IALU), (d.load, KIND_LOAD), (d.fpu, KIND_FPU)] {
+            for r in regs(mask) {
+                if k < 3 {
+                    writes[k] = r;
+                    kinds[k] = kind;
+                    k += 1;
+                }
+            }
+        }
+        Timing {
+            waits,
+            writes,
+            kinds,
+            nwrites: k as u8,
+            flags: d.flags_written,
+            class,
+            touches: d.reads | d.writes(),
+            writes_mask: d.writes(),
+        }
+    }
+}
+
 /// The pipeline state of one core.
 #[derive(Clone, Debug)]
 pub struct Pipeline {
     pub params: Params,
-    /// Per register: first cycle an integer-side consumer (IALU, address,
-    /// branch) may issue.
-    ready_int: [u64; 64],
-    /// Per register: first cycle an FPU consumer may issue.
-    ready_fpu: [u64; 64],
-    /// Per register: first cycle a store may issue with it as data.
-    ready_st: [u64; 64],
-    aflags_ready: u64,
-    bflags_ready: u64,
+    /// The scoreboard: for each register, the first cycle an integer-side
+    /// consumer (IALU, address, branch), an FPU consumer and a store of it
+    /// may issue, and the same for the A and B flags; laid out as
+    /// [`Timing`] indexes it (see [`slot`]).
+    ready: [u64; SLOTS],
+    /// Result latencies (integer, FPU, store-data use) of IALU, word-load
+    /// and FPU results in the current rounding mode.
+    lat: [[u64; 3]; 3],
     /// Cycle of the last issue, its class, and whether the next may pair
     /// with it.
     last: u64,
@@ -207,11 +298,15 @@ pub struct Pipeline {
     last_class: OpClass,
     last_writes: u64,
     can_pair: bool,
+    /// The fetch state before the last [`Pipeline::issue`] that changed it
+    /// (for [`Pipeline::unissue`]), and whether the last one did.
+    fetch_undo: Fetch,
+    fetch_changed: bool,
     /// The line being issued from.
     fetch: Fetch,
-    /// Recent SRAM bank uses by loads and stores: (cycle, bank).
-    bank_use: [(u64, u8); 4],
-    bank_next: usize,
+    /// SRAM banks used by loads and stores, by cycle: entry `c % 8` holds
+    /// cycle `c` and a mask of the banks used in it.
+    bank_use: [(u64, u8); 8],
     /// The core may not issue before this cycle (a blocking load, a full
     /// store queue), and why.
     blocked_until: u64,
@@ -227,29 +322,55 @@ impl Pipeline {
     pub fn new(params: Params, sram_size: u32, id_bits: u32) -> Pipeline {
         Pipeline {
             params,
-            ready_int: [0; 64],
-            ready_fpu: [0; 64],
-            ready_st: [0; 64],
-            aflags_ready: 0,
-            bflags_ready: 0,
+            ready: [0; SLOTS],
+            lat: Pipeline::latencies(&params, 1),
             last: 0,
             next: 0,
             last_class: OpClass::Control,
             last_writes: 0,
             can_pair: false,
+            fetch_changed: false,
+            fetch_undo: Fetch {
+                line: u32::MAX,
+                ready: 0,
+                first: NONE,
+                reason: Stall::Branch,
+            },
             fetch: Fetch {
                 line: u32::MAX,
                 ready: 0,
                 first: NONE,
                 reason: Stall::Branch,
             },
-            bank_use: [(NONE, 0); 4],
-            bank_next: 0,
+            bank_use: [(NONE, 0); 8],
             blocked_until: 0,
             blocked_reason: Stall::ExtLoad,
             ext_busy_until: 0,
             sram_size,
             id_bits,
+        }
+    }
+
+    /// The latency table for rounding `rnd` (1 round-to-nearest, 0
+    /// truncate).
+    fn latencies(p: &Params, rnd: u64) -> [[u64; 3]; 3] {
+        let fpu = p.fpu_to_any + rnd * p.fpu_round_extra;
+        [
+            [p.ialu_to_int, p.ialu_to_fpu, p.ialu_to_int],
+            [p.load_to_int, p.load_to_fpu, p.load_to_int],
+            [fpu, fpu, p.fpu_to_store + rnd * p.fpu_round_extra],
+        ]
+    }
+
+    /// Sets the FPU rounding mode from CONFIG (RMODE clear: round to
+    /// nearest, one cycle more).
+    #[inline]
+    pub fn set_rounding(&mut self, config: u32) {
+        let rnd = u64::from(config & 1 == 0);
+        if self.lat[KIND_FPU as usize][2]
+            != self.params.fpu_to_store + rnd * self.params.fpu_round_extra
+        {
+            self.lat = Pipeline::latencies(&self.params, rnd);
         }
     }
 
@@ -285,13 +406,13 @@ impl Pipeline {
     /// Whether a load or store uses `bank` in `cycle`.
     #[inline]
     fn bank_busy(&self, cycle: u64, bank: u8) -> bool {
-        self.bank_use.iter().any(|&(c, b)| c == cycle && b == bank)
+        let (c, mask) = self.bank_use[(cycle % 8) as usize];
+        c == cycle && mask & 1 << bank != 0
     }
 
     /// When instructions from line `l`, the line after `f`'s, can issue:
     /// `f` becomes that line.
-    #[cold]
-    #[inline(never)]
+    #[inline]
     fn fetch_next(&self, f: &mut Fetch, l: u32) {
         let p = &self.params;
         let after = if f.first == NONE {
@@ -325,7 +446,8 @@ impl Pipeline {
 
     /// The fetch state once the instruction at `pc` (`len` bytes) has been
     /// fetched; its `ready` is when the instruction can issue.
-    #[inline(always)]
+    #[cold]
+    #[inline(never)]
     fn fetched(&self, pc: u32, len: u32) -> Fetch {
         let l0 = pc >> 3;
         let l1 = (pc + len - 1) >> 3;
@@ -362,45 +484,33 @@ impl Pipeline {
         self.can_pair = false;
     }
 
-    /// The cycle the instruction at `pc` issues in.
+    /// The cycle the instruction at `pc` issues in. Only its fetch state
+    /// changes until [`Pipeline::complete`]; [`Pipeline::unissue`] takes
+    /// that back.
     #[inline(always)]
-    pub fn issue(&mut self, d: &Deps, class: OpClass, pc: u32, len: u32) -> Issue {
-        // Operands, flags, and earlier writes to the same registers.
-        let mut ready = 0;
-        let mut reads = d.reads & !d.data;
-        let table = if class == OpClass::Fpu {
-            &self.ready_fpu
+    pub fn issue(&mut self, t: &Timing, pc: u32, len: u32) -> Issue {
+        // Operands, flags and earlier writes to the destinations: the
+        // latest of eight scoreboard slots (unused ones read a zero).
+        let r = &self.ready;
+        let w = &t.waits;
+        let ready = r[w[0] as usize]
+            .max(r[w[1] as usize])
+            .max(r[w[2] as usize])
+            .max(r[w[3] as usize])
+            .max(r[w[4] as usize].max(r[w[5] as usize]))
+            .max(r[w[6] as usize].max(r[w[7] as usize]));
+        let l0 = pc >> 3;
+        let fetch = if l0 == self.fetch.line && (pc + len - 1) >> 3 == l0 {
+            self.fetch_changed = false;
+            self.fetch.ready
         } else {
-            &self.ready_int
+            self.fetch_undo = self.fetch;
+            self.fetch_changed = true;
+            self.fetch = self.fetched(pc, len);
+            self.fetch.ready
         };
-        while reads != 0 {
-            let r = reads.trailing_zeros() as usize;
-            ready = ready.max(table[r]);
-            reads &= reads - 1;
-        }
-        let mut data = d.data;
-        while data != 0 {
-            let r = data.trailing_zeros() as usize;
-            ready = ready.max(self.ready_st[r]);
-            data &= data - 1;
-        }
-        if d.flags_read & AFLAGS != 0 {
-            ready = ready.max(self.aflags_ready);
-        }
-        if d.flags_read & BFLAGS != 0 {
-            ready = ready.max(self.bflags_ready);
-        }
-        let mut writes = d.writes();
-        while writes != 0 {
-            let r = writes.trailing_zeros() as usize;
-            ready = ready.max(self.ready_int[r]);
-            writes &= writes - 1;
-        }
-        let fetched = self.fetched(pc, len);
-        let fetch = fetched.ready;
-        let pair = self.can_pair
-            && pairs(self.last_class, class)
-            && (d.reads | d.writes()) & self.last_writes == 0;
+        let pair =
+            self.can_pair && pairs(self.last_class, t.class) && t.touches & self.last_writes == 0;
         let base = ready.max(fetch).max(self.blocked_until);
         let (cycle, dual) = if pair && base <= self.last {
             (self.last, true)
@@ -414,7 +524,7 @@ impl Pipeline {
         } else if cycle == self.blocked_until && self.blocked_until >= ready.max(fetch) {
             self.blocked_reason
         } else if fetch >= ready {
-            fetched.reason
+            self.fetch.reason
         } else {
             Stall::Dependency
         };
@@ -423,111 +533,99 @@ impl Pipeline {
             stall,
             reason,
             dual,
-            fetch: fetched,
         }
     }
 
-    /// Records the effects of the instruction that issued as `issue`. `rnd`
-    /// is 1 in round-to-nearest mode, 0 in truncate mode.
+    /// Takes back the fetch-state change of an [`Pipeline::issue`] that is
+    /// not followed by its instruction (the cycle budget ran out).
+    pub fn unissue(&mut self) {
+        if self.fetch_changed {
+            self.fetch = self.fetch_undo;
+        }
+    }
+
+    /// Records the effects of the instruction that issued as `issue`.
     #[inline(always)]
-    pub fn complete(
-        &mut self,
-        issue: &Issue,
-        d: &Deps,
-        class: OpClass,
-        pc: u32,
-        rnd: u64,
-        done: &Done,
-    ) {
-        let t = issue.cycle;
-        let p = &self.params;
-        let (ialu_int, ialu_fpu) = (p.ialu_to_int, p.ialu_to_fpu);
-        let fpu_lat = p.fpu_to_any + rnd * p.fpu_round_extra;
-        let fpu_st = p.fpu_to_store + rnd * p.fpu_round_extra;
-        let (ld_int, ld_fpu, ld_sub, ext_load) =
-            (p.load_to_int, p.load_to_fpu, p.load_sub_word, p.ext_load);
-        let (mem_lead, ext_iv, ext_q, branch) = (
-            p.mem_lead,
-            p.ext_store_interval,
-            p.ext_store_queue,
-            p.branch_taken,
-        );
-        self.fetch = issue.fetch;
+    pub fn complete(&mut self, issue: &Issue, t: &Timing, pc: u32, done: &Done) {
+        let c = issue.cycle;
         if self.fetch.first == NONE && pc >> 3 == self.fetch.line {
-            self.fetch.first = t;
+            self.fetch.first = c;
         }
-        let mut w = d.ialu;
-        while w != 0 {
-            let r = w.trailing_zeros() as usize;
-            self.ready_int[r] = t + ialu_int;
-            self.ready_st[r] = t + ialu_int;
-            self.ready_fpu[r] = t + ialu_fpu;
-            w &= w - 1;
-        }
-        let mut w = d.fpu;
-        while w != 0 {
-            let r = w.trailing_zeros() as usize;
-            self.ready_int[r] = t + fpu_lat;
-            self.ready_fpu[r] = t + fpu_lat;
-            self.ready_st[r] = t + fpu_st;
-            w &= w - 1;
-        }
-        if d.load != 0 {
-            let ext = matches!(done.mem, Some((Place::External, false)));
-            let (int, fpu) = if ext {
-                (ext_load, ext_load)
-            } else if done.sub_word {
-                (ld_sub, ld_sub)
-            } else {
-                (ld_int, ld_fpu)
-            };
-            let mut w = d.load;
-            while w != 0 {
-                let r = w.trailing_zeros() as usize;
-                self.ready_int[r] = t + int;
-                self.ready_st[r] = t + int;
-                self.ready_fpu[r] = t + fpu;
-                w &= w - 1;
+        if t.nwrites != 0 {
+            // Latencies (int, fpu, store) of each kind of result; a load's
+            // depend on what it loaded from.
+            let p = &self.params;
+            let mut lat = self.lat;
+            if t.class == OpClass::LoadStore {
+                lat[KIND_LOAD as usize] = if matches!(done.mem, Some((Place::External, false))) {
+                    [p.ext_load; 3]
+                } else if done.sub_word {
+                    [p.load_sub_word; 3]
+                } else {
+                    [p.load_to_int, p.load_to_fpu, p.load_to_int]
+                };
+            }
+            for k in 0..t.nwrites as usize {
+                let reg = t.writes[k] as usize;
+                let l = &lat[t.kinds[k] as usize];
+                self.ready[reg] = c + l[0];
+                self.ready[STRIDE + reg] = c + l[1];
+                self.ready[2 * STRIDE + reg] = c + l[2];
             }
         }
-        if d.flags_written & AFLAGS != 0 {
-            self.aflags_ready = t + ialu_int;
-        }
-        if d.flags_written & BFLAGS != 0 {
-            self.bflags_ready = if class == OpClass::Fpu {
-                t + fpu_lat
-            } else {
-                t + ialu_int
-            };
-        }
-        match done.mem {
-            Some((Place::Local(Some(bank)), _)) => {
-                self.bank_use[self.bank_next] = (t + mem_lead, bank);
-                self.bank_next = (self.bank_next + 1) % self.bank_use.len();
+        if t.flags != 0 {
+            if t.flags & AFLAGS != 0 {
+                self.ready[AFLAGS_SLOT] = c + self.params.ialu_to_int;
             }
-            Some((Place::External, false)) => {
+            if t.flags & BFLAGS != 0 {
+                self.ready[BFLAGS_SLOT] = c + if t.class == OpClass::Fpu {
+                    self.lat[KIND_FPU as usize][0]
+                } else {
+                    self.params.ialu_to_int
+                };
+            }
+        }
+        if let Some((place, store)) = done.mem {
+            self.memory(c, place, store);
+        }
+        self.last = c;
+        self.next = c + 1;
+        self.last_class = t.class;
+        self.last_writes = t.writes_mask;
+        self.can_pair = !issue.dual && t.class != OpClass::Control;
+        if let Some(target) = done.jumped_to {
+            self.redirect(target, c + 1 + self.params.branch_taken);
+        }
+    }
+
+    /// A load or store issued at `c` went to `place`.
+    #[inline]
+    fn memory(&mut self, c: u64, place: Place, store: bool) {
+        let p = &self.params;
+        match (place, store) {
+            (Place::Local(Some(bank)), _) => {
+                let at = c + p.mem_lead;
+                let e = &mut self.bank_use[(at % 8) as usize];
+                if e.0 != at {
+                    *e = (at, 0);
+                }
+                e.1 |= 1 << bank;
+            }
+            (Place::Local(None), _) => {}
+            (Place::External, false) => {
                 // The core waits for the data.
-                self.blocked_until = t + ext_load;
+                self.blocked_until = c + p.ext_load;
                 self.blocked_reason = Stall::ExtLoad;
             }
-            Some((Place::External, true)) => {
-                let start = self.ext_busy_until.max(t);
-                self.ext_busy_until = start + ext_iv;
-                let room = ext_q * ext_iv;
-                if self.ext_busy_until > t + room {
+            (Place::External, true) => {
+                let start = self.ext_busy_until.max(c);
+                self.ext_busy_until = start + p.ext_store_interval;
+                let room = p.ext_store_queue * p.ext_store_interval;
+                if self.ext_busy_until > c + room {
                     self.blocked_until = self.ext_busy_until - room;
                     self.blocked_reason = Stall::ExtStore;
                 }
             }
-            _ => {}
-        }
-        self.last = t;
-        self.next = t + 1;
-        self.last_class = class;
-        self.last_writes = d.writes();
-        self.can_pair = !issue.dual && class != OpClass::Control;
-        if let Some(target) = done.jumped_to {
-            self.redirect(target, t + 1 + branch);
         }
     }
 
