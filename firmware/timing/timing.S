@@ -280,6 +280,25 @@ _start:
         fadd r44, r5, r6
         END
 
+        /* 30: IALU -> load address */
+        BEGIN
+        add r7, r30, 4
+        ldr r8, [r7]
+        END
+
+        /* 31: post-modified base -> next use as an address */
+        BEGIN
+        mov r7, r30
+        ldr r8, [r7], +0x1
+        ldr r9, [r7]
+        END
+
+        /* 32: FPU -> IALU in truncate mode (still truncating) */
+        BEGIN
+        fadd r8, r5, r6
+        add r9, r8, r1
+        END
+
         /* the number of results, then exit(0) */
         mov r0, 0
         trap 3

@@ -96,6 +96,13 @@ const TABLE: &[(&str, u64, &str)] = &[
         9,
         "the same with loads from bank 1: one pair per cycle, c0+5..c0+9",
     ),
+    ("IALU -> address", 2, "ialu_to_int = 1: no stall"),
+    (
+        "post-modify base -> address",
+        3,
+        "mov, ldr (post-modify), ldr: the base is an IALU-timed result, no stall",
+    ),
+    ("FPU -> IALU (truncate)", 5, "fpu_to_any = 4"),
 ];
 
 #[test]

@@ -139,3 +139,18 @@ fn functional_mode_trace_has_one_cycle_per_instruction() {
     assert_eq!(o.status.code(), Some(7));
     insta::assert_snapshot!(stdout(&o));
 }
+
+#[test]
+fn the_same_run_gives_the_same_trace_byte_for_byte() {
+    for (prog, format) in [
+        ("../firmware/tests/hello_write-O2.elf", "text"),
+        ("../firmware/timing/irq_timer.elf", "json"),
+    ] {
+        let args = ["run", "--trace", "-", "--trace-format", format, prog];
+        let a = epsim(&args);
+        let b = epsim(&args);
+        assert!(!a.stdout.is_empty(), "{prog}: traced");
+        assert_eq!(a.stdout, b.stdout, "{prog}: traces differ");
+        assert_eq!(a.status.code(), b.status.code());
+    }
+}
