@@ -11,6 +11,9 @@
 #       (-mfp-mode=caller, the default) restores CONFIG from registers that
 #       were never written on some paths, so programs and the C library
 #       leave the FPU in the wrong mode;
+#   gcc-12.2.0-epiphany-O0.patch  -O0 (and `(unsigned)` of a float at
+#       -O2) died with an internal compiler error: the mode-switching pass
+#       saved the flags in a CCmode register reload cannot store;
 #   newlib-3.3.0-epiphany-bcopy.patch    the bignum copy of strtod/printf
 #       loses a word on the Epiphany;
 #   newlib-3.3.0-epiphany-denormals.patch  printf/strtod treat denormal
@@ -63,7 +66,8 @@
 #
 # Known limitation of this GCC, patched or not: epiphany-elf-gcc 12.2 hits an
 # internal compiler error at -O0 in most functions that need an FPU-mode
-# switch (integer multiply/divide, float arithmetic); use -Og or higher.
+# switch (integer multiply/divide, float arithmetic); with our patches
+# (gcc-12.2.0-epiphany-O0.patch) -O0 works.
 set -euo pipefail
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
@@ -150,6 +154,7 @@ case $EPSIM_PATCHES in
 yes)
     log "applying our patches from $PATCHES"
     patch -d src/gcc-12.2.0 -p1 <"$PATCHES/gcc-12.2.0-epiphany-fpmode.patch"
+    patch -d src/gcc-12.2.0 -p1 <"$PATCHES/gcc-12.2.0-epiphany-O0.patch"
     for p in "$PATCHES"/newlib-3.3.0-*.patch; do
         # The argument-passing crt0 asks the host for argc/argv with TRAP 7,
         # which only epsim answers: on a board started by e-hal the core

@@ -3,7 +3,7 @@
 # from a host build of tests/NAME.c.
 #
 # Run from firmware/ (the Makefile does).  Builds the program with the host
-# compiler at each level in $OPTS (default "Og O2", as the Epiphany ELFs),
+# compiler at each level in $OPTS (default "O0 O2", as the Epiphany ELFs),
 # runs each in build/host/run/ (so files the program
 # creates land there) with stdin from the manifest's stdin file or /dev/null
 # and the arguments in the manifest's args file (one per line), and:
@@ -19,7 +19,7 @@ ulimit -c 0
 name=$1
 HOSTCC=${HOSTCC:-gcc}
 HOST_CFLAGS=${HOST_CFLAGS:--std=gnu11 -Wall -Wextra -ffp-contract=off}
-read -r -a opts <<<"${OPTS:-Og O2}"
+read -r -a opts <<<"${OPTS:-O0 O2}"
 manifest=tests/manifest.txt
 
 line=$(awk -v n="$name" '$1 == n' "$manifest")

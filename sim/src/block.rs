@@ -46,11 +46,14 @@ pub struct Insn {
     pub class: OpClass,
 }
 
-/// Where a block's instructions are in the cache.
+/// Where a block's instructions and live-in scoreboard slots are in the
+/// cache.
 #[derive(Clone, Copy, Debug)]
 struct Block {
     first: u32,
     count: u32,
+    live_first: u32,
+    live_count: u32,
 }
 
 /// The decoded blocks of one core, keyed by entry address.
@@ -61,6 +64,8 @@ pub struct BlockCache {
     insns: Vec<Insn>,
     /// `timing[i]` is what the timing model needs of `insns[i]`.
     timing: Vec<Timing>,
+    /// Blocks' live-in scoreboard slots (`crate::memo::live_ins`).
+    live: Vec<(u8, u8)>,
     /// The code epochs of local SRAM and DRAM the blocks were decoded at.
     epochs: [u64; 2],
     /// Blocks decoded since the machine started (a statistic).
@@ -82,6 +87,7 @@ impl BlockCache {
             blocks: Vec::new(),
             insns: Vec::new(),
             timing: Vec::new(),
+            live: Vec::new(),
             epochs: [0; 2],
             built: 0,
             flushes: 0,
@@ -104,6 +110,7 @@ impl BlockCache {
         self.blocks.clear();
         self.insns.clear();
         self.timing.clear();
+        self.live.clear();
     }
 
     #[inline(always)]
@@ -118,6 +125,13 @@ impl BlockCache {
             Some(&(entry, id)) if entry == pc && id != 0 => Some(id - 1),
             _ => None,
         }
+    }
+
+    /// The live-in scoreboard slots of block `id`.
+    #[inline(always)]
+    pub fn live(&self, id: u32) -> &[(u8, u8)] {
+        let b = self.blocks[id as usize];
+        &self.live[b.live_first as usize..(b.live_first + b.live_count) as usize]
     }
 
     /// The instructions of block `id`, and their timing facts.
@@ -138,13 +152,18 @@ impl BlockCache {
             self.map = vec![(0, 0); MAP_SIZE];
         }
         let id = self.blocks.len() as u32;
-        self.blocks.push(Block {
-            first: self.insns.len() as u32,
-            count: insns.len() as u32,
-        });
+        let first = self.insns.len();
         self.insns.extend_from_slice(insns);
         self.timing
             .extend(insns.iter().map(|i| Timing::of(&i.op.deps(), i.class)));
+        let live = crate::memo::live_ins(&self.timing[first..]);
+        self.blocks.push(Block {
+            first: first as u32,
+            count: insns.len() as u32,
+            live_first: self.live.len() as u32,
+            live_count: live.len() as u32,
+        });
+        self.live.extend(live);
         self.map[Self::slot(pc)] = (pc, id + 1);
         self.built += 1;
         id

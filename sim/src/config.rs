@@ -80,6 +80,10 @@ pub struct Config {
     pub clock_hz: u64,
     pub fault_policy: FaultPolicy,
     pub mode: Mode,
+    /// Timed mode replays recorded block schedules (`crate::memo`); off,
+    /// every instruction goes through the detailed model. The results are
+    /// identical either way (tested); only the speed differs.
+    pub memoise: bool,
 }
 
 impl Default for Config {
@@ -103,6 +107,7 @@ impl Config {
             clock_hz: 600_000_000,
             fault_policy: FaultPolicy::Stop,
             mode: Mode::Timed,
+            memoise: std::env::var_os("EPSIM_NO_MEMO").is_none(),
         }
     }
 

@@ -13,10 +13,12 @@ use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, OpClass, Size
 use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
 use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
+use crate::memo::{Key, Memo};
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
 use crate::timing::{
-    events, idle_wakeup, tick_timers, timers_on, Done, Events, Issue, Params, Pipeline, Timing,
+    events, idle_wakeup, tick_timers, timers_on, Done, Events, Issue, Params, Pipeline,
+    Place as TPlace, Stall, Timing,
 };
 use crate::trace::{Before, MemAccess, Record, Trace};
 
@@ -85,6 +87,11 @@ pub struct Core {
     pub blocks: BlockCache,
     /// The timing model's state (used in timed mode).
     pub pipe: Pipeline,
+    /// Recorded block schedules (timed mode's fast path, `crate::memo`).
+    pub memo: Memo,
+    /// Whether timed mode replays recorded schedules (on; off for the
+    /// tests that compare both).
+    pub memoise: bool,
 }
 
 /// Why a core's execution loop returned.
@@ -404,6 +411,8 @@ impl Core {
             stats: CoreStats::default(),
             blocks: BlockCache::new(),
             pipe: Pipeline::new(Params::DEFAULT, sram_size, id.bits()),
+            memo: Memo::new(),
+            memoise: true,
         }
     }
 
@@ -473,6 +482,8 @@ impl Core {
                 blocks,
                 pipe,
                 stats,
+                memo,
+                memoise,
                 ..
             } = self;
             let mut bus = CoreBus::<REC> {
@@ -529,6 +540,19 @@ impl Core {
                     let (done, pc, len, last) = plain_block(s, &mut bus, &insns[..n], entry);
                     now += done as u64;
                     (done, pc, len, last, None)
+                } else if TIMED && !TRACE && !timers && *memoise && limit - now >= MEMO_MARGIN {
+                    memo_block(
+                        s,
+                        &mut bus,
+                        &insns[..n],
+                        &deps[..n],
+                        blocks.live(block),
+                        entry,
+                        pipe,
+                        stats,
+                        memo,
+                        &mut now,
+                    )
                 } else {
                     general_block::<TIMED, TRACE, REC>(
                         s,
@@ -723,6 +747,160 @@ fn plain_block<const REC: bool>(
         }
     }
     (insns.len(), pc, len, None)
+}
+
+/// Timed blocks are memoised only this many cycles or more before the
+/// budget ends (a memoised block is executed before it is timed, so it must
+/// not be able to reach the end of the budget; no memoisable block takes
+/// this long).
+const MEMO_MARGIN: u64 = 1 << 11;
+
+/// Runs `insns` (a block's first ones, from `entry`) in timed mode without
+/// trace or timers: executes them as [`plain_block`] does, recording their
+/// memory accesses, then times them: by replaying the record of an earlier
+/// run from the same pipeline state, or with the detailed model (recording
+/// the result). Returns as [`general_block`].
+#[inline(never)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn memo_block<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    timing: &[Timing],
+    live: &[(u8, u8)],
+    entry: u32,
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    now: &mut u64,
+) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
+    // Execute, recording where each load/store went: its bank (4: a
+    // register, 5: external memory), | 8 for a store, | 16 for a byte or
+    // half.
+    let mut codes = [0u8; MAX_BLOCK];
+    let mut nmem = 0;
+    let mut external = false;
+    let mut pc = entry;
+    let mut len = 0;
+    let mut done = 0;
+    let mut last = None;
+    for insn in insns {
+        pc = pc.wrapping_add(len);
+        len = insn.len as u32;
+        let step = exec_ref(s, bus, &insn.op, pc, len);
+        done += 1;
+        if insn.class == OpClass::LoadStore {
+            if let Some(m) = bus.rec.take() {
+                let place = match pipe.place(m.addr) {
+                    TPlace::Local(Some(b)) => b,
+                    TPlace::Local(None) => 4,
+                    TPlace::External => {
+                        external = true;
+                        5
+                    }
+                };
+                let sub = matches!(m.size, Size::Byte | Size::Half);
+                codes[nmem] = place | (m.store as u8) << 3 | (sub as u8) << 4;
+                nmem += 1;
+            }
+        }
+        if step != Step::Next {
+            last = Some(step);
+            break;
+        }
+        if bus.attention {
+            break;
+        }
+    }
+    let target = match last {
+        Some(Step::Jump { target }) => Some(target),
+        _ => None,
+    };
+    let base = pipe.next_issue();
+    let mut key = Key::new();
+    let memoisable = !external
+        && pipe.key(
+            &mut key,
+            entry,
+            done,
+            live,
+            timing[0].touches,
+            target.is_some(),
+            &codes[..nmem],
+        );
+    if memoisable {
+        if let Some(r) = memo.get(&key) {
+            let last_issue = pipe.replay(r, target);
+            stats.dual += r.dual();
+            for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
+                *a += b;
+            }
+            memo.hits += 1;
+            *now = last_issue + 1;
+            let issue = Issue {
+                cycle: last_issue,
+                stall: 0,
+                reason: Stall::Dependency,
+                dual: false,
+            };
+            return (done, pc, len, last, Some(issue));
+        }
+        memo.misses += 1;
+    }
+    // The detailed model over what ran.
+    let (dual0, stalls0) = (stats.dual, stats.stalls);
+    let mut ipc = entry;
+    let mut issue = None;
+    let mut redirect = None;
+    let mut k = 0;
+    for i in 0..done {
+        let ilen = insns[i].len as u32;
+        let is = pipe.issue(&timing[i], ipc, ilen);
+        let code = if insns[i].class == OpClass::LoadStore && k < nmem {
+            k += 1;
+            Some(codes[k - 1])
+        } else {
+            None
+        };
+        let jumped_to = if i + 1 == done { target } else { None };
+        let info = Done {
+            mem: code.map(|c| {
+                let place = match c & 7 {
+                    5 => TPlace::External,
+                    4 => TPlace::Local(None),
+                    b => TPlace::Local(Some(b)),
+                };
+                (place, c & 8 != 0)
+            }),
+            sub_word: code.is_some_and(|c| c & 16 != 0),
+            jumped_to,
+        };
+        pipe.complete(&is, &timing[i], ipc, &info);
+        stats.count(&is);
+        if jumped_to.is_some() {
+            redirect = Some(is.cycle + 1 + pipe.params.branch_taken);
+        }
+        issue = Some(is);
+        ipc = ipc.wrapping_add(ilen);
+    }
+    let last_issue = issue.map_or(base, |i| i.cycle);
+    *now = last_issue + 1;
+    if memoisable {
+        let mut stalls = stats.stalls;
+        for (a, b) in stalls.iter_mut().zip(stalls0) {
+            *a -= b;
+        }
+        let r = pipe.record(
+            base,
+            &timing[..done],
+            last_issue,
+            stats.dual - dual0,
+            stalls,
+            redirect,
+        );
+        memo.put(&key, r);
+    }
+    (done, pc, len, last, issue)
 }
 
 /// What the general block loop needs besides the core's state and bus.

@@ -7,6 +7,7 @@ pub mod config;
 pub mod core;
 pub mod disasm;
 pub mod machine;
+pub mod memo;
 pub mod memory;
 pub mod syscall;
 pub mod timing;

@@ -16,7 +16,7 @@ use crate::syscall::{SyscallOutcome, Syscalls};
 use crate::trace::Trace;
 
 /// Instructions a core runs between checks of the cycle limit.
-const BATCH: u64 = 1 << 16;
+const BATCH: u64 = 1 << 20;
 
 /// Why a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,6 +137,7 @@ impl Machine {
             let budget = (limit - self.now).min(BATCH);
             let now_ns = self.now_ns();
             let core = &mut self.cores[0];
+            core.memoise = self.config.memoise;
             let before = core.stats.cycles;
             let mut shared = Shared {
                 dram: &mut self.dram,

@@ -152,11 +152,11 @@ pub struct Issue {
 /// they can issue from, the cycle the first instruction starting in it
 /// issued, and why `ready` is what it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Fetch {
-    line: u32,
-    ready: u64,
-    first: u64,
-    reason: Stall,
+pub(crate) struct Fetch {
+    pub(crate) line: u32,
+    pub(crate) ready: u64,
+    pub(crate) first: u64,
+    pub(crate) reason: Stall,
 }
 
 /// Where an instruction's memory access went, for timing.
@@ -180,17 +180,17 @@ pub struct Done {
 }
 
 /// No line fetched yet / no first issue yet.
-const NONE: u64 = u64::MAX;
+pub(crate) const NONE: u64 = u64::MAX;
 
 /// Scoreboard layout: three tables (integer, FPU, store-data readiness) of
 /// `STRIDE` entries, registers 0-63 then [`ZERO`] (always 0, read by unused
 /// wait slots) and [`SINK`] (written by unused write slots, never read);
 /// then the A and B flags.
-const STRIDE: usize = 66;
-const ZERO: u8 = 64;
+pub(crate) const STRIDE: usize = 66;
+pub(crate) const ZERO: u8 = 64;
 const SINK: u8 = 65;
-const AFLAGS_SLOT: usize = 3 * STRIDE;
-const BFLAGS_SLOT: usize = 3 * STRIDE + 1;
+pub(crate) const AFLAGS_SLOT: usize = 3 * STRIDE;
+pub(crate) const BFLAGS_SLOT: usize = 3 * STRIDE + 1;
 const SLOTS: usize = 3 * STRIDE + 2;
 
 /// Kinds of result, indexing the latency table of [`Pipeline::complete`].
@@ -211,16 +211,16 @@ pub struct Timing {
     /// Scoreboard slots it waits for: operands (in the table of their use),
     /// flags, and its destinations (write after write); unused ones name a
     /// slot that is always zero.
-    waits: [u8; 8],
+    pub(crate) waits: [u8; 8],
     /// Registers written ([`SINK`] when unused) and the kind of each result.
-    writes: [u8; 3],
+    pub(crate) writes: [u8; 3],
     kinds: [u8; 3],
-    nwrites: u8,
+    pub(crate) nwrites: u8,
     /// Flag groups written.
-    flags: u8,
+    pub(crate) flags: u8,
     pub class: OpClass,
     /// Registers read or written (a pair partner must not write any).
-    touches: u64,
+    pub(crate) touches: u64,
     /// Registers written.
     writes_mask: u64,
 }
@@ -286,30 +286,30 @@ pub struct Pipeline {
     /// consumer (IALU, address, branch), an FPU consumer and a store of it
     /// may issue, and the same for the A and B flags; laid out as
     /// [`Timing`] indexes it (see [`slot`]).
-    ready: [u64; SLOTS],
+    pub(crate) ready: [u64; SLOTS],
     /// Result latencies (integer, FPU, store-data use) of IALU, word-load
     /// and FPU results in the current rounding mode.
-    lat: [[u64; 3]; 3],
+    pub(crate) lat: [[u64; 3]; 3],
     /// Cycle of the last issue, its class, and whether the next may pair
     /// with it.
-    last: u64,
+    pub(crate) last: u64,
     /// The first cycle an instruction not paired with the last may issue.
-    next: u64,
-    last_class: OpClass,
-    last_writes: u64,
-    can_pair: bool,
+    pub(crate) next: u64,
+    pub(crate) last_class: OpClass,
+    pub(crate) last_writes: u64,
+    pub(crate) can_pair: bool,
     /// The fetch state before the last [`Pipeline::issue`] that changed it
     /// (for [`Pipeline::unissue`]), and whether the last one did.
     fetch_undo: Fetch,
     fetch_changed: bool,
     /// The line being issued from.
-    fetch: Fetch,
+    pub(crate) fetch: Fetch,
     /// SRAM banks used by loads and stores, by cycle: entry `c % 8` holds
     /// cycle `c` and a mask of the banks used in it.
-    bank_use: [(u64, u8); 8],
+    pub(crate) bank_use: [(u64, u8); 8],
     /// The core may not issue before this cycle (a blocking load, a full
     /// store queue), and why.
-    blocked_until: u64,
+    pub(crate) blocked_until: u64,
     blocked_reason: Stall,
     /// When the eLink has drained every store queued so far.
     ext_busy_until: u64,
@@ -349,6 +349,11 @@ impl Pipeline {
             sram_size,
             id_bits,
         }
+    }
+
+    /// The first cycle an instruction not paired with the last may issue.
+    pub fn next_issue(&self) -> u64 {
+        self.next
     }
 
     /// The latency table for rounding `rnd` (1 round-to-nearest, 0

@@ -109,8 +109,21 @@ fn run(elf: &Path, argv: Vec<String>, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, V
 
 /// Runs `elf` in `mode`.
 fn run_in(elf: &Path, argv: Vec<String>, stdin: Vec<u8>, mode: Mode) -> Result<Outcome, String> {
+    run_with(elf, argv, stdin, mode, true).map(|(o, _, _)| o)
+}
+
+/// Runs `elf` in `mode`, replaying recorded block schedules or not
+/// (`memoise`); also returns the core's statistics.
+fn run_with(
+    elf: &Path,
+    argv: Vec<String>,
+    stdin: Vec<u8>,
+    mode: Mode,
+    memoise: bool,
+) -> Result<(Outcome, epsim_sim::core::CoreStats, u64), String> {
     let mut config = Config::parallella16();
     config.mode = mode;
+    config.memoise = memoise;
     let plan = epsim_loader::load_file(elf, &config.load_target()).map_err(|e| e.to_string())?;
     let mut sys = Syscalls::captured(argv, stdin);
     // fileio creates and removes a scratch file in the current directory
@@ -127,13 +140,17 @@ fn run_in(elf: &Path, argv: Vec<String>, stdin: Vec<u8>, mode: Mode) -> Result<O
         StopReason::Signalled { signal, .. } => 128 + signal as i32,
         other => return Err(format!("did not exit: {other:?}")),
     };
-    Ok(Outcome {
-        status,
-        stdout: m.sys.stdout.captured().to_vec(),
-        stderr: m.sys.stderr.captured().to_vec(),
-        instret: m.instret(),
-        cycles: m.now,
-    })
+    Ok((
+        Outcome {
+            status,
+            stdout: m.sys.stdout.captured().to_vec(),
+            stderr: m.sys.stderr.captured().to_vec(),
+            instret: m.instret(),
+            cycles: m.now,
+        },
+        m.cores[0].stats,
+        m.cores[0].memo.hits,
+    ))
 }
 
 /// `known-divergent.txt`: run label (`NAME-OPT`) to reason.
@@ -292,6 +309,45 @@ fn timed_mode_retires_the_same_instructions_with_the_same_results() {
             }
         }
     }
+    assert!(
+        failures.is_empty(),
+        "{} of {runs} runs differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn replayed_block_schedules_time_exactly_as_the_detailed_model() {
+    // Timed mode replays a block's recorded schedule when it runs again
+    // from the same pipeline state (sim/src/memo.rs); cycle counts and
+    // every statistic must be those of timing each instruction.
+    let mut failures = Vec::new();
+    let mut runs = 0;
+    let mut hits = 0;
+    for e in manifest() {
+        let stdin = e
+            .stdin
+            .as_ref()
+            .map(|p| std::fs::read(p).expect("stdin file"))
+            .unwrap_or_default();
+        for elf in builds(&e.name) {
+            runs += 1;
+            let argv = argv_for(&elf, &e.args);
+            let label = elf.display().to_string();
+            let replayed = run_with(&elf, argv.clone(), stdin.clone(), Mode::Timed, true);
+            let detailed = run_with(&elf, argv, stdin.clone(), Mode::Timed, false);
+            match (replayed, detailed) {
+                (Ok((ro, rs, h)), Ok((d_o, ds, 0))) if (&ro, &rs) == (&d_o, &ds) => hits += h,
+                (r, d) => failures.push(format!(
+                    "{label}: replayed {:?} / detailed {:?}",
+                    r.map(|(o, s, _)| (o.status, o.instret, o.cycles, s)),
+                    d.map(|(o, s, _)| (o.status, o.instret, o.cycles, s))
+                )),
+            }
+        }
+    }
+    assert!(hits > 100_000, "only {hits} blocks were replayed");
     assert!(
         failures.is_empty(),
         "{} of {runs} runs differ:\n{}",
