@@ -107,7 +107,7 @@ impl Config {
             clock_hz: 600_000_000,
             fault_policy: FaultPolicy::Stop,
             mode: Mode::Timed,
-            memoise: std::env::var_os("EPSIM_NO_MEMO").is_none(),
+            memoise: true,
         }
     }
 

@@ -240,10 +240,11 @@ fn run(
                 .map(|s| format!("{} {}", s.name(), c.stalls[*s as usize]))
                 .collect();
             eprintln!("epsim: stall cycles:         {}", stalls.join(", "));
-            if std::env::var_os("EPSIM_MEMO_STATS").is_some() {
-                let memo = &m.cores[0].memo;
-                eprintln!("epsim: memo hits {} misses {}", memo.hits, memo.misses);
-            }
+            let memo = &m.cores[0].memo;
+            eprintln!(
+                "epsim: block schedules:      {} replayed, {} recorded",
+                memo.hits, memo.misses
+            );
             if c.idle > 0 {
                 eprintln!("epsim: idle cycles:          {}", c.idle);
             }
