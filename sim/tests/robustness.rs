@@ -5,7 +5,7 @@
 
 mod common;
 
-use epsim_sim::{FaultPolicy, StopReason};
+use epsim_sim::{FaultPolicy, Mode, StopReason};
 
 /// xorshift64*: deterministic, seeded, no dependency.
 struct Rng(u64);
@@ -18,11 +18,13 @@ impl Rng {
     }
 }
 
-fn run_random(seed: u64, policy: FaultPolicy) -> StopReason {
+fn run_random(seed: u64, policy: FaultPolicy, mode: Mode, memoise: bool) -> StopReason {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     // 2 KB of random code at 0; captured streams, no host files.
     let code: Vec<u8> = (0..2048).map(|_| rng.next() as u8).collect();
     let mut m = common::machine_with_code(code, policy);
+    m.config.mode = mode;
+    m.config.memoise = memoise;
     m.run(Some(20_000))
 }
 
@@ -42,8 +44,13 @@ fn random_programs_never_panic_under_either_fault_policy() {
     };
     for seed in 0..300 {
         for policy in [FaultPolicy::Stop, FaultPolicy::Raise] {
-            let stop = run_random(seed, policy);
-            kinds.insert(kind(&stop));
+            // Timed mode with and without replayed schedules must agree
+            // exactly; functional mode must not panic either.
+            let timed = run_random(seed, policy, Mode::Timed, true);
+            let detailed = run_random(seed, policy, Mode::Timed, false);
+            assert_eq!(timed, detailed, "seed {seed} {policy:?}");
+            run_random(seed, policy, Mode::Functional, false);
+            kinds.insert(kind(&timed));
         }
     }
     // The sample must actually exercise several ways of stopping.
