@@ -27,6 +27,18 @@ pub const MMR_BASE: u32 = 0xF0000;
 /// End (exclusive) of the memory-mapped register window.
 pub const MMR_END: u32 = 0xF1000;
 
+/// Indexes into [`OtherRegs::mem`] (0xF0600, 0xF0604, 0xF0608).
+const MEMSTATUS: usize = 1;
+const MEMPROTECT: usize = 2;
+/// MEMPROTECT: the core may not write off-chip; raise the memory fault.
+const PROTECT_CORE_XWR: u32 = 1 << 14;
+const PROTECT_EXC_EN: u32 = 1 << 15;
+/// MEMSTATUS: a fault happened; a write to a protected page; a write
+/// off-chip while forbidden.
+const MEMSTATUS_FAULT: u32 = 1 << 2;
+const MEMSTATUS_WRITE_BREACH: u32 = 1 << 11;
+const MEMSTATUS_XWRITE_BREACH: u32 = 1 << 13;
+
 /// DEBUGSTATUS bit 0: the core is halted.
 const DEBUG_HALT: u32 = 1;
 
@@ -230,6 +242,19 @@ impl<const REC: bool> CoreBus<'_, REC> {
         Place::Unmapped
     }
 
+    /// A store the memory-protection register forbids: it is dropped,
+    /// MEMSTATUS records it, and with EXC_EN the memory-fault interrupt is
+    /// latched (isa.md §3.6). Not a guest fault: the program asked for it.
+    #[cold]
+    #[inline(never)]
+    fn breach(&mut self, s: &mut ArchState, what: u32) {
+        self.regs.mem[MEMSTATUS] |= MEMSTATUS_FAULT | what;
+        if self.regs.mem[MEMPROTECT] & PROTECT_EXC_EN != 0 {
+            s.ilat |= 1 << irq::MEMFAULT;
+        }
+        self.attention = true;
+    }
+
     fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
         let w = (off - MMR_BASE) / 4;
         match off - MMR_BASE {
@@ -318,8 +343,23 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
         let len = size.bytes();
         match self.place(addr, len) {
-            Place::Sram(off) => self.attention |= self.sram.write(off, len, value),
-            Place::Dram(off) => self.attention |= self.dram.write(off, len, value),
+            Place::Sram(off) => {
+                if off < 0x8000 && self.regs.mem[MEMPROTECT] & 1 << (off >> 12) != 0 {
+                    // Dropped: no memory effect to record.
+                    self.breach(s, MEMSTATUS_WRITE_BREACH);
+                    return Access::Ready(());
+                } else {
+                    self.attention |= self.sram.write(off, len, value);
+                }
+            }
+            Place::Dram(off) => {
+                if self.regs.mem[MEMPROTECT] & PROTECT_CORE_XWR != 0 {
+                    self.breach(s, MEMSTATUS_XWRITE_BREACH);
+                    return Access::Ready(());
+                } else {
+                    self.attention |= self.dram.write(off, len, value);
+                }
+            }
             Place::Mmr(off) if size == Size::Word => {
                 if !self.mmr_write(s, off, value as u32) {
                     return Access::Fault(MemFault::Unmapped);
@@ -354,6 +394,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         if old == 0 {
             self.attention |= mem.write(off, 4, value as u64);
         }
+        // (TESTSET needs a global address; only another core's SRAM or
+        // DRAM would be protected from this core, which is not modelled
+        // for TESTSET yet.)
         if REC {
             // TESTSET reads the old word and writes only if it was zero:
             // the record shows the write when there was one.

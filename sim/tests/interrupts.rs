@@ -83,3 +83,15 @@ fn the_timer_wakes_an_idle_core() {
     assert_eq!(status(&stop), 5);
     assert_eq!(m.now, 1013);
 }
+
+#[test]
+fn a_store_to_a_protected_page_is_dropped_and_raises_the_memory_fault() {
+    for mode in [Mode::Timed, Mode::Functional] {
+        let (m, stop) = run("irq_memfault", mode);
+        assert_eq!(status(&stop), 11, "{mode:?}: the word at 0x1000 is still 0");
+        let s = &m.cores[0].state;
+        assert_eq!(s.r[4], 1 << 11 | 1 << 2, "{mode:?}: MEMSTATUS write breach");
+        assert_eq!(s.ipend, 1 << 2, "{mode:?}: in the memory-fault handler");
+        assert_eq!(s.iret, 0x58, "{mode:?}: after the store");
+    }
+}
