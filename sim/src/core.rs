@@ -13,7 +13,7 @@ use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, OpClass, Size
 use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
 use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
-use crate::memo::{Key, Memo};
+use crate::memo::Memo;
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
 use crate::timing::{
@@ -860,10 +860,9 @@ fn memo_block<const REC: bool>(
         _ => None,
     };
     let base = pipe.next_issue();
-    let mut key = Key::new();
     let memoisable = !external
         && pipe.key(
-            &mut key,
+            &mut memo.key,
             entry,
             done,
             live,
@@ -872,7 +871,7 @@ fn memo_block<const REC: bool>(
             &codes[..nmem],
         );
     if memoisable {
-        if let Some(r) = memo.get(&key) {
+        if let Some(r) = memo.get() {
             let last_issue = pipe.replay(r, target);
             stats.dual += r.dual();
             for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
@@ -941,7 +940,7 @@ fn memo_block<const REC: bool>(
             stalls,
             redirect,
         );
-        memo.put(&key, r);
+        memo.put(r);
     }
     (done, pc, len, last, issue)
 }

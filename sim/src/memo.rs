@@ -70,11 +70,9 @@ impl Key {
     #[inline(always)]
     fn push_bytes(&mut self, bytes: &[u8]) -> bool {
         bytes.chunks(8).all(|c| {
-            let mut w = 0u64;
-            for (i, &b) in c.iter().enumerate() {
-                w |= (b as u64) << (8 * i);
-            }
-            self.push(w)
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            self.push(u64::from_le_bytes(b))
         })
     }
 
@@ -125,6 +123,9 @@ pub struct Record {
 
 /// The records of one core.
 pub struct Memo {
+    /// The key being built for the current block (kept to avoid
+    /// reinitialising it per block).
+    pub key: Key,
     table: Vec<Option<(Box<[u64]>, Record)>>,
     pub hits: u64,
     pub misses: u64,
@@ -139,27 +140,30 @@ impl Default for Memo {
 impl Memo {
     pub fn new() -> Memo {
         Memo {
+            key: Key::new(),
             table: Vec::new(),
             hits: 0,
             misses: 0,
         }
     }
 
-    /// The record for `key`, if there is one.
+    /// The record for the current key, if there is one.
     #[inline]
-    pub fn get(&self, key: &Key) -> Option<&Record> {
+    pub fn get(&self) -> Option<&Record> {
+        let key = &self.key;
         match self.table.get(key.hash()) {
             Some(Some((k, r))) if **k == *key.as_words() => Some(r),
             _ => None,
         }
     }
 
-    pub fn put(&mut self, key: &Key, record: Record) {
+    /// Stores `record` under the current key.
+    pub fn put(&mut self, record: Record) {
         if self.table.is_empty() {
             self.table = (0..TABLE).map(|_| None).collect();
         }
-        let i = key.hash();
-        self.table[i] = Some((key.as_words().into(), record));
+        let i = self.key.hash();
+        self.table[i] = Some((self.key.as_words().into(), record));
     }
 
     /// Forgets every record (the model's parameters changed).
@@ -277,21 +281,28 @@ impl Pipeline {
         }
         key.push(ring[0]);
         key.push(ring[1]);
-        // The live-in slots' readiness, then where the accesses went.
-        let mut rel = [0u8; 64];
+        // The live-in slots' readiness (4 bits each), then where the
+        // accesses went.
+        let mut w = 0u64;
         let mut n = 0;
         for &(slot, first) in live {
             if first as usize >= done {
                 break;
             }
             let r = self.ready[slot as usize] as i64 - base;
-            if r > HORIZON || n == rel.len() {
+            if r > HORIZON {
                 return false;
             }
-            rel[n] = r.max(0) as u8;
+            w |= (r.max(0) as u64) << (4 * (n % 16));
             n += 1;
+            if n % 16 == 0 && !key.push(w) {
+                return false;
+            }
+            if n % 16 == 0 {
+                w = 0;
+            }
         }
-        key.push_bytes(&rel[..n]) && key.push_bytes(banks)
+        (n % 16 == 0 || key.push(w)) && key.push_bytes(banks)
     }
 
     /// Records what the block that ran from `base` (the entry's `next`)
