@@ -102,8 +102,11 @@ impl Default for Key {
 /// What one run of a block did to the pipeline, relative to `base`.
 #[derive(Clone, Debug)]
 pub struct Record {
-    /// Scoreboard slots written, and their new readiness.
-    writes: Vec<(u8, i64)>,
+    /// Registers written, and their new readiness for integer, FPU and
+    /// store-data use.
+    writes: Vec<(u8, [i32; 3])>,
+    /// The A and B flags' new readiness, if written.
+    flags: [Option<i32>; 2],
     /// Bank-use ring entries written: (index, cycle, banks).
     banks: Vec<(u8, i64, u8)>,
     last: i64,
@@ -274,10 +277,9 @@ impl Pipeline {
         let mut ring = [0u64; 2];
         for (i, &(c, mask)) in self.bank_use.iter().enumerate() {
             let rel = c as i64 - base;
-            if c != NONE && rel >= -PAST - 4 {
-                let v = ((rel + PAST + 8) as u64) | (mask as u64) << 8;
-                ring[i / 4] |= v << (16 * (i % 4));
-            }
+            let valid = (c != NONE) & (rel >= -PAST - 4);
+            let v = (((rel + PAST + 8) as u64 & 0xff) | (mask as u64) << 8) * valid as u64;
+            ring[i / 4] |= v << (16 * (i % 4));
         }
         key.push(ring[0]);
         key.push(ring[1]);
@@ -317,25 +319,23 @@ impl Pipeline {
         redirect: Option<u64>,
     ) -> Record {
         let b = base as i64;
+        let rel = |slot: usize| (self.ready[slot] as i64 - b) as i32;
         let mut writes = Vec::new();
-        let mut seen = 0u128;
+        let mut flags = [None; 2];
+        let mut seen = 0u64;
         for t in timing {
             for &r in &t.writes[..t.nwrites as usize] {
-                if seen & 1 << r == 0 {
+                if r < 64 && seen & 1 << r == 0 {
                     seen |= 1 << r;
-                    for table in 0..3 {
-                        let slot = table * STRIDE + r as usize;
-                        writes.push((slot as u8, self.ready[slot] as i64 - b));
-                    }
+                    let r = r as usize;
+                    writes.push((r as u8, [rel(r), rel(STRIDE + r), rel(2 * STRIDE + r)]));
                 }
             }
-            if t.flags & AFLAGS != 0 && seen & 1 << 64 == 0 {
-                seen |= 1 << 64;
-                writes.push((AFLAGS_SLOT as u8, self.ready[AFLAGS_SLOT] as i64 - b));
+            if t.flags & AFLAGS != 0 {
+                flags[0] = Some(rel(AFLAGS_SLOT));
             }
-            if t.flags & BFLAGS != 0 && seen & 1 << 65 == 0 {
-                seen |= 1 << 65;
-                writes.push((BFLAGS_SLOT as u8, self.ready[BFLAGS_SLOT] as i64 - b));
+            if t.flags & BFLAGS != 0 {
+                flags[1] = Some(rel(BFLAGS_SLOT));
             }
         }
         let banks = self
@@ -348,6 +348,7 @@ impl Pipeline {
         let f = &self.fetch;
         Record {
             writes,
+            flags,
             banks,
             last: self.last as i64 - b,
             next: self.next as i64 - b,
@@ -377,8 +378,17 @@ impl Pipeline {
     pub fn replay(&mut self, r: &Record, target: Option<u32>) -> u64 {
         let b = self.next as i64;
         let at = |rel: i64| (b + rel) as u64;
-        for &(slot, rel) in &r.writes {
-            self.ready[slot as usize] = at(rel);
+        for &(reg, [i, f, st]) in &r.writes {
+            let reg = reg as usize;
+            self.ready[reg] = (b + i as i64) as u64;
+            self.ready[STRIDE + reg] = (b + f as i64) as u64;
+            self.ready[2 * STRIDE + reg] = (b + st as i64) as u64;
+        }
+        if let Some(a) = r.flags[0] {
+            self.ready[AFLAGS_SLOT] = (b + a as i64) as u64;
+        }
+        if let Some(bf) = r.flags[1] {
+            self.ready[BFLAGS_SLOT] = (b + bf as i64) as u64;
         }
         for &(i, rel, m) in &r.banks {
             self.bank_use[i as usize] = (at(rel), m);
