@@ -72,6 +72,9 @@ pub struct BlockCache {
     pub built: u64,
     /// Times the cache was dropped because code was written.
     pub flushes: u64,
+    /// Changes whenever the cache is emptied for any reason: whatever was
+    /// derived from its blocks (recorded schedules) is stale then.
+    pub generation: u64,
 }
 
 impl Default for BlockCache {
@@ -91,6 +94,7 @@ impl BlockCache {
             epochs: [0; 2],
             built: 0,
             flushes: 0,
+            generation: 0,
         }
     }
 
@@ -106,6 +110,7 @@ impl BlockCache {
     }
 
     fn clear(&mut self) {
+        self.generation += 1;
         self.map.fill((0, 0));
         self.blocks.clear();
         self.insns.clear();

@@ -584,6 +584,7 @@ impl Core {
                     now += done as u64;
                     (done, pc, len, last, None)
                 } else if TIMED && !TRACE && !timers && *memoise && limit - now >= MEMO_MARGIN {
+                    memo.validate(blocks.generation);
                     memo_block(
                         s,
                         &mut bus,

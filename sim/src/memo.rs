@@ -107,8 +107,8 @@ pub struct Record {
     writes: Vec<(u8, [i32; 3])>,
     /// The A and B flags' new readiness, if written.
     flags: [Option<i32>; 2],
-    /// Bank-use ring entries written: (index, cycle, banks).
-    banks: Vec<(u8, i64, u8)>,
+    /// Bank-use ring entries written: (cycle, banks).
+    banks: Vec<(i64, u8)>,
     last: i64,
     next: i64,
     last_class: OpClass,
@@ -130,6 +130,9 @@ pub struct Memo {
     /// reinitialising it per block).
     pub key: Key,
     table: Vec<Option<(Box<[u64]>, Record)>>,
+    /// The block-cache generation the records were made with (records
+    /// name blocks by entry address: when code changes they are stale).
+    generation: u64,
     pub hits: u64,
     pub misses: u64,
 }
@@ -145,6 +148,7 @@ impl Memo {
         Memo {
             key: Key::new(),
             table: Vec::new(),
+            generation: 0,
             hits: 0,
             misses: 0,
         }
@@ -169,9 +173,14 @@ impl Memo {
         self.table[i] = Some((self.key.as_words().into(), record));
     }
 
-    /// Forgets every record (the model's parameters changed).
-    pub fn clear(&mut self) {
-        self.table.clear();
+    /// Forgets every record if the block cache was emptied since they
+    /// were made (`generation` is the cache's).
+    #[inline]
+    pub fn validate(&mut self, generation: u64) {
+        if generation != self.generation {
+            self.generation = generation;
+            self.table.clear();
+        }
     }
 }
 
@@ -275,11 +284,15 @@ impl Pipeline {
         );
         // Bank uses that a fetch of this block could still meet.
         let mut ring = [0u64; 2];
-        for (i, &(c, mask)) in self.bank_use.iter().enumerate() {
+        // Entry i holds a cycle ≡ i (mod 8): start at base's entry, so that
+        // the same relative uses give the same key whatever `base` is.
+        let rot = (base as u64 % 8) as usize;
+        for k in 0..8 {
+            let (c, mask) = self.bank_use[(rot + k) % 8];
             let rel = c as i64 - base;
             let valid = (c != NONE) & (rel >= -PAST - 4);
             let v = (((rel + PAST + 8) as u64 & 0xff) | (mask as u64) << 8) * valid as u64;
-            ring[i / 4] |= v << (16 * (i % 4));
+            ring[k / 4] |= v << (16 * (k % 4));
         }
         key.push(ring[0]);
         key.push(ring[1]);
@@ -343,7 +356,7 @@ impl Pipeline {
             .iter()
             .enumerate()
             .filter(|(_, &(c, _))| c != NONE && c >= base)
-            .map(|(i, &(c, m))| (i as u8, c as i64 - b, m))
+            .map(|(_, &(c, m))| (c as i64 - b, m))
             .collect();
         let f = &self.fetch;
         Record {
@@ -390,8 +403,9 @@ impl Pipeline {
         if let Some(bf) = r.flags[1] {
             self.ready[BFLAGS_SLOT] = (b + bf as i64) as u64;
         }
-        for &(i, rel, m) in &r.banks {
-            self.bank_use[i as usize] = (at(rel), m);
+        for &(rel, m) in &r.banks {
+            let c = at(rel);
+            self.bank_use[(c % 8) as usize] = (c, m);
         }
         self.last = at(r.last);
         self.next = at(r.next);

@@ -119,3 +119,24 @@ fn every_snippet_costs_what_the_model_says() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn recorded_schedules_are_dropped_when_the_code_changes() {
+    // firmware/timing/selfmod_timing.S rewrites a block between two runs
+    // from the same pipeline state (an add becomes an fadd): replaying the
+    // old record would make the run 4 cycles shorter.
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/timing/selfmod_timing.elf");
+    let run = |memoise: bool| {
+        let mut config = Config::parallella16();
+        config.memoise = memoise;
+        let plan = epsim_loader::load_file(&path, &config.load_target()).expect("loads");
+        let mut m = Machine::single_core(config, Syscalls::captured(vec!["t".into()], Vec::new()));
+        m.load(&plan, &path).expect("fits");
+        let stop = m.run(Some(100_000));
+        assert!(matches!(stop, StopReason::Exit { .. }), "{stop:?}");
+        (m.now, m.instret())
+    };
+    assert_eq!(run(true), run(false));
+    assert_eq!(run(false), (65, 31));
+}
