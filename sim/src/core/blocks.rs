@@ -1,0 +1,310 @@
+//! The three ways a decoded block runs: plainly (functional mode),
+//! timed by replaying or recording its schedule (timed mode's fast path),
+//! or instruction by instruction with the timing model, the trace and the
+//! core timers as asked.
+
+use epsim_isa::exec::exec_ref;
+use epsim_isa::{ArchState, OpClass, Size, Step};
+
+use super::{instruction_word, CoreBus, CoreStats};
+use crate::block::{Insn, MAX_BLOCK};
+use crate::config::CoreId;
+use crate::memo::Memo;
+use crate::timing::{events, tick_timers, Done, Issue, Pipeline, Place as TPlace, Stall, Timing};
+use crate::trace::{Before, Record, Trace};
+
+/// Runs `insns` (a block's first ones, from `entry`) back to back while each
+/// falls through, in functional mode without trace or timers: nothing per
+/// instruction but the instruction. Returns how many ran, the address and
+/// length of the last, and its outcome unless it fell through.
+#[inline(always)]
+pub(super) fn plain_block<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    entry: u32,
+) -> (usize, u32, u32, Option<Step>) {
+    let mut pc = entry;
+    let mut len = 0;
+    for (done, insn) in insns.iter().enumerate() {
+        pc = pc.wrapping_add(len);
+        len = insn.len as u32;
+        let step = exec_ref(s, bus, &insn.op, pc, len);
+        if step != Step::Next {
+            return (done + 1, pc, len, Some(step));
+        }
+        if bus.attention {
+            return (done + 1, pc, len, None);
+        }
+    }
+    (insns.len(), pc, len, None)
+}
+
+/// Timed blocks are memoised only this many cycles or more before the
+/// budget ends (a memoised block is executed before it is timed, so it must
+/// not be able to reach the end of the budget; no memoisable block takes
+/// this long).
+pub(super) const MEMO_MARGIN: u64 = 1 << 11;
+
+/// Runs `insns` (a block's first ones, from `entry`) in timed mode without
+/// trace or timers: executes them as [`plain_block`] does, recording their
+/// memory accesses, then times them: by replaying the record of an earlier
+/// run from the same pipeline state, or with the detailed model (recording
+/// the result). Returns as [`general_block`].
+#[inline(never)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub(super) fn memo_block<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    timing: &[Timing],
+    live: &[(u8, u8)],
+    entry: u32,
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    now: &mut u64,
+) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
+    // Execute, recording where each load/store went: its bank (4: a
+    // register, 5: external memory), | 8 for a store, | 16 for a byte or
+    // half.
+    let mut codes = [0u8; MAX_BLOCK];
+    let mut nmem = 0;
+    let mut external = false;
+    let mut pc = entry;
+    let mut len = 0;
+    let mut done = 0;
+    let mut last = None;
+    for insn in insns {
+        pc = pc.wrapping_add(len);
+        len = insn.len as u32;
+        let step = exec_ref(s, bus, &insn.op, pc, len);
+        done += 1;
+        if insn.class == OpClass::LoadStore {
+            if let Some(m) = bus.rec.take() {
+                let place = match pipe.place(m.addr) {
+                    TPlace::Local(Some(b)) => b,
+                    TPlace::Local(None) => 4,
+                    TPlace::External => {
+                        external = true;
+                        5
+                    }
+                };
+                let sub = matches!(m.size, Size::Byte | Size::Half);
+                codes[nmem] = place | (m.store as u8) << 3 | (sub as u8) << 4;
+                nmem += 1;
+            }
+        }
+        if step != Step::Next {
+            last = Some(step);
+            break;
+        }
+        if bus.attention {
+            break;
+        }
+    }
+    let target = match last {
+        Some(Step::Jump { target }) => Some(target),
+        _ => None,
+    };
+    let base = pipe.next_issue();
+    let memoisable = !external
+        && pipe.key(
+            &mut memo.key,
+            entry,
+            done,
+            live,
+            timing[0].touches,
+            target.is_some(),
+            &codes[..nmem],
+        );
+    if memoisable {
+        if let Some(r) = memo.get() {
+            let last_issue = pipe.replay(r, target);
+            stats.dual += r.dual();
+            for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
+                *a += b;
+            }
+            memo.hits += 1;
+            *now = last_issue + 1;
+            let issue = Issue {
+                cycle: last_issue,
+                stall: 0,
+                reason: Stall::Dependency,
+                dual: false,
+            };
+            return (done, pc, len, last, Some(issue));
+        }
+        memo.misses += 1;
+    }
+    // The detailed model over what ran.
+    let (dual0, stalls0) = (stats.dual, stats.stalls);
+    let mut ipc = entry;
+    let mut issue = None;
+    let mut redirect = None;
+    let mut k = 0;
+    for i in 0..done {
+        let ilen = insns[i].len as u32;
+        let is = pipe.issue(&timing[i], ipc, ilen);
+        let code = if insns[i].class == OpClass::LoadStore && k < nmem {
+            k += 1;
+            Some(codes[k - 1])
+        } else {
+            None
+        };
+        let jumped_to = if i + 1 == done { target } else { None };
+        let info = Done {
+            mem: code.map(|c| {
+                let place = match c & 7 {
+                    5 => TPlace::External,
+                    4 => TPlace::Local(None),
+                    b => TPlace::Local(Some(b)),
+                };
+                (place, c & 8 != 0)
+            }),
+            sub_word: code.is_some_and(|c| c & 16 != 0),
+            jumped_to,
+        };
+        pipe.complete(&is, &timing[i], ipc, &info);
+        stats.count(&is);
+        if jumped_to.is_some() {
+            redirect = Some(is.cycle + 1 + pipe.params.branch_taken);
+        }
+        issue = Some(is);
+        ipc = ipc.wrapping_add(ilen);
+    }
+    let last_issue = issue.map_or(base, |i| i.cycle);
+    *now = last_issue + 1;
+    if memoisable {
+        let mut stalls = stats.stalls;
+        for (a, b) in stalls.iter_mut().zip(stalls0) {
+            *a -= b;
+        }
+        let r = pipe.record(
+            base,
+            &timing[..done],
+            last_issue,
+            stats.dual - dual0,
+            stalls,
+            redirect,
+        );
+        memo.put(r);
+    }
+    (done, pc, len, last, issue)
+}
+
+/// What the general block loop needs besides the core's state and bus.
+pub(super) struct Env<'a> {
+    pub(super) pipe: &'a mut Pipeline,
+    pub(super) stats: &'a mut CoreStats,
+    pub(super) trace: Option<&'a mut Trace>,
+    pub(super) id: CoreId,
+    /// Functional mode: the cycle of the block's first instruction.
+    pub(super) first_cycle: u64,
+    /// No instruction issues in this cycle or later.
+    pub(super) limit: u64,
+    /// A core timer counts something.
+    pub(super) timers: bool,
+}
+
+/// Runs `insns` (a block's first ones, from `entry`) with the timing model
+/// (`TIMED`), the trace (`TRACE`) and the core timers as asked: the same
+/// stop rules as [`plain_block`]; also stops before an instruction that
+/// would issue at or after `env.limit`. `now` becomes the cycle after the
+/// last instruction. Returns as [`plain_block`] plus the last one's issue.
+#[inline(never)]
+#[allow(clippy::type_complexity)]
+pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    deps: &[Timing],
+    entry: u32,
+    env: Env<'_>,
+    now: &mut u64,
+) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
+    let Env {
+        pipe,
+        stats,
+        mut trace,
+        id,
+        first_cycle,
+        limit,
+        timers,
+    } = env;
+    let mut pc = entry;
+    let mut len = 0;
+    let mut done = 0;
+    let mut last = None;
+    let mut issued = None;
+    for (insn, d) in insns.iter().zip(deps) {
+        let ipc = pc.wrapping_add(len);
+        let class = insn.class;
+        let issue = if TIMED {
+            let issue = pipe.issue(d, ipc, insn.len as u32);
+            if issue.cycle >= limit {
+                pipe.unissue();
+                break;
+            }
+            Some(issue)
+        } else {
+            None
+        };
+        pc = ipc;
+        len = insn.len as u32;
+        let before = TRACE.then(|| Before::of(s));
+        let step = exec_ref(s, bus, &insn.op, pc, len);
+        done += 1;
+        if let Some(issue) = issue {
+            let mem = if class == OpClass::LoadStore {
+                bus.rec
+            } else {
+                None
+            };
+            let done_info = Done {
+                mem: mem.map(|m| (pipe.place(m.addr), m.store)),
+                sub_word: mem.is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
+                jumped_to: match step {
+                    Step::Jump { target } => Some(target),
+                    _ => None,
+                },
+            };
+            pipe.complete(&issue, d, pc, &done_info);
+            stats.count(&issue);
+            issued = Some(issue);
+        }
+        let cycle = match issue {
+            Some(i) => i.cycle,
+            None => first_cycle + done as u64 - 1,
+        };
+        if timers {
+            let ev = events(issue, class, cycle + 1 - *now);
+            if tick_timers(s, &ev) {
+                bus.attention = true;
+            }
+        }
+        *now = cycle + 1;
+        if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {
+            let word = instruction_word(bus, pc);
+            let mem = bus.rec.take();
+            let mut rec = Record::new(cycle, id, pc, word, insn.len, &before, s, mem);
+            if let Some(i) = issue {
+                if i.stall > 0 {
+                    rec.stall = Some((i.stall as u32, i.reason.name()));
+                }
+            }
+            t.record(&rec);
+        }
+        if REC {
+            bus.rec = None;
+        }
+        if !matches!(step, Step::Next) {
+            last = Some(step);
+            break;
+        }
+        if bus.attention {
+            break;
+        }
+    }
+    (done, pc, len, last, issued)
+}

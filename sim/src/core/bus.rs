@@ -1,0 +1,279 @@
+//! The bus of one core: how its addresses are classified (local SRAM, its
+//! own registers, its own global window, external DRAM, anything else
+//! unmapped), its memory-mapped registers, and memory protection.
+
+use epsim_isa::state::{irq, sreg};
+use epsim_isa::{Access, ArchState, Bus, MemFault, Size, Sreg};
+
+use super::{OtherRegs, DEBUG_HALT};
+use crate::memory::CodeMem;
+use crate::syscall::GuestMemory;
+use crate::trace::MemAccess;
+
+/// Start of the memory-mapped register window in a core's local space.
+pub const MMR_BASE: u32 = 0xF0000;
+/// End (exclusive) of the memory-mapped register window.
+pub const MMR_END: u32 = 0xF1000;
+
+/// Indexes into [`OtherRegs::mem`] (0xF0600, 0xF0604, 0xF0608).
+const MEMSTATUS: usize = 1;
+const MEMPROTECT: usize = 2;
+/// MEMPROTECT: the core may not write off-chip; raise the memory fault.
+const PROTECT_CORE_XWR: u32 = 1 << 14;
+const PROTECT_EXC_EN: u32 = 1 << 15;
+/// MEMSTATUS: a fault happened; a write to a protected page; a write
+/// off-chip while forbidden.
+const MEMSTATUS_FAULT: u32 = 1 << 2;
+const MEMSTATUS_WRITE_BREACH: u32 = 1 << 11;
+const MEMSTATUS_XWRITE_BREACH: u32 = 1 << 13;
+
+/// Where an address leads, seen from one core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Place {
+    Sram(u32),
+    Mmr(u32),
+    Dram(u32),
+    Unmapped,
+}
+
+/// The memories a core reaches besides its own.
+pub struct Shared<'a> {
+    pub dram: &'a mut CodeMem,
+    pub ext_base: u32,
+}
+
+/// The bus of one core during one execution batch. With `REC` it records
+/// the access each instruction makes, for traces.
+pub struct CoreBus<'a, const REC: bool = false> {
+    pub(super) id_bits: u32,
+    pub(super) sram: &'a mut CodeMem,
+    pub(super) regs: &'a mut OtherRegs,
+    pub(super) dram: &'a mut CodeMem,
+    pub(super) ext_base: u32,
+    /// Set when a register write asks the core to halt.
+    pub(super) halt_requested: bool,
+    /// Set when a store reached a memory-mapped register or decoded code:
+    /// the running block must end after this instruction.
+    pub(super) attention: bool,
+    /// The last access (only with `REC`).
+    pub(super) rec: Option<MemAccess>,
+}
+
+impl<const REC: bool> CoreBus<'_, REC> {
+    #[inline(always)]
+    pub(super) fn place(&self, addr: u32, len: u32) -> Place {
+        let hi = addr >> 20;
+        if hi == 0 || hi == self.id_bits {
+            let off = addr & 0xF_FFFF;
+            if self.sram.contains(off, len) {
+                return Place::Sram(off);
+            }
+            if (MMR_BASE..MMR_END).contains(&off) {
+                return Place::Mmr(off);
+            }
+            return Place::Unmapped;
+        }
+        let ext = addr.wrapping_sub(self.ext_base);
+        if self.dram.contains(ext, len) {
+            return Place::Dram(ext);
+        }
+        Place::Unmapped
+    }
+
+    /// A store the memory-protection register forbids: it is dropped,
+    /// MEMSTATUS records it, and with EXC_EN the memory-fault interrupt is
+    /// latched (isa.md §3.6). Not a guest fault: the program asked for it.
+    #[cold]
+    #[inline(never)]
+    fn breach(&mut self, s: &mut ArchState, what: u32) {
+        self.regs.mem[MEMSTATUS] |= MEMSTATUS_FAULT | what;
+        if self.regs.mem[MEMPROTECT] & PROTECT_EXC_EN != 0 {
+            s.ilat |= 1 << irq::MEMFAULT;
+        }
+        self.attention = true;
+    }
+
+    fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
+        let w = (off - MMR_BASE) / 4;
+        match off - MMR_BASE {
+            0x000..=0x0FF => Some(s.r[w as usize]),
+            0x400..=0x4FF => {
+                let i = w - 0x100;
+                s.read_core_sreg(i).or(match i {
+                    // write-only registers read as zero
+                    sreg::ILATST | sreg::ILATCL | sreg::FSTATUS | sreg::DEBUGCMD => Some(0),
+                    _ => None,
+                })
+            }
+            0x500..=0x53F => Some(self.regs.dma[(w - 0x140) as usize]),
+            0x600..=0x60B => Some(self.regs.mem[(w - 0x180) as usize]),
+            0x700 => Some(self.regs.meshconfig),
+            0x704 => Some(self.id_bits),
+            0x708 => Some(self.regs.multicast),
+            0x70C => Some(0),
+            _ => None,
+        }
+    }
+
+    fn mmr_write(&mut self, s: &mut ArchState, off: u32, v: u32) -> bool {
+        // A register write can halt the core or make an interrupt pending:
+        // the running block ends after this instruction.
+        self.attention = true;
+        let w = (off - MMR_BASE) / 4;
+        match off - MMR_BASE {
+            0x000..=0x0FF => s.r[w as usize] = v,
+            0x400..=0x4FF => {
+                let i = w - 0x100;
+                if !s.write_core_sreg(i, v) {
+                    match i {
+                        sreg::PC => s.pc = v,
+                        sreg::DEBUGCMD => {
+                            if v & 3 == 1 {
+                                s.debugstatus |= DEBUG_HALT;
+                                self.halt_requested = true;
+                            } else if v & 3 == 0 {
+                                s.debugstatus &= !DEBUG_HALT;
+                            }
+                        }
+                        _ => return false,
+                    }
+                }
+            }
+            0x500..=0x53F => self.regs.dma[(w - 0x140) as usize] = v,
+            0x600..=0x60B => self.regs.mem[(w - 0x180) as usize] = v,
+            0x700 => self.regs.meshconfig = v,
+            0x708 => self.regs.multicast = v & 0xfff,
+            0x70C => {}
+            _ => return false,
+        }
+        true
+    }
+}
+
+impl<const REC: bool> Bus for CoreBus<'_, REC> {
+    #[inline(always)]
+    fn load(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
+        let len = size.bytes();
+        let access = match self.place(addr, len) {
+            Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
+            Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
+            Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
+                Some(v) => Access::Ready(v as u64),
+                None => Access::Fault(MemFault::Unmapped),
+            },
+            Place::Mmr(_) => Access::Fault(MemFault::Protected),
+            Place::Unmapped => Access::Fault(MemFault::Unmapped),
+        };
+        if REC {
+            if let Access::Ready(value) = access {
+                self.rec = Some(MemAccess {
+                    store: false,
+                    addr,
+                    size,
+                    value,
+                });
+            }
+        }
+        access
+    }
+
+    #[inline(always)]
+    fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
+        let len = size.bytes();
+        match self.place(addr, len) {
+            Place::Sram(off) => {
+                if off < 0x8000 && self.regs.mem[MEMPROTECT] & 1 << (off >> 12) != 0 {
+                    // Dropped: no memory effect to record.
+                    self.breach(s, MEMSTATUS_WRITE_BREACH);
+                    return Access::Ready(());
+                } else {
+                    self.attention |= self.sram.write(off, len, value);
+                }
+            }
+            Place::Dram(off) => {
+                if self.regs.mem[MEMPROTECT] & PROTECT_CORE_XWR != 0 {
+                    self.breach(s, MEMSTATUS_XWRITE_BREACH);
+                    return Access::Ready(());
+                } else {
+                    self.attention |= self.dram.write(off, len, value);
+                }
+            }
+            Place::Mmr(off) if size == Size::Word => {
+                if !self.mmr_write(s, off, value as u32) {
+                    return Access::Fault(MemFault::Unmapped);
+                }
+            }
+            Place::Mmr(_) => return Access::Fault(MemFault::Protected),
+            Place::Unmapped => return Access::Fault(MemFault::Unmapped),
+        }
+        if REC {
+            self.rec = Some(MemAccess {
+                store: true,
+                addr,
+                size,
+                value,
+            });
+        }
+        Access::Ready(())
+    }
+
+    fn testset(&mut self, _s: &mut ArchState, addr: u32, value: u32) -> Access<u32> {
+        // TESTSET needs a global address (isa.md §2.6).
+        if addr >> 20 == 0 {
+            return Access::Fault(MemFault::Protected);
+        }
+        let (mem, off) = match self.place(addr, 4) {
+            Place::Sram(off) => (&mut *self.sram, off),
+            Place::Dram(off) => (&mut *self.dram, off),
+            Place::Mmr(_) => return Access::Fault(MemFault::Protected),
+            Place::Unmapped => return Access::Fault(MemFault::Unmapped),
+        };
+        let old = mem.read(off, 4) as u32;
+        if old == 0 {
+            self.attention |= mem.write(off, 4, value as u64);
+        }
+        // (TESTSET needs a global address; only another core's SRAM or
+        // DRAM would be protected from this core, which is not modelled
+        // for TESTSET yet.)
+        if REC {
+            // TESTSET reads the old word and writes only if it was zero:
+            // the record shows the write when there was one.
+            self.rec = Some(MemAccess {
+                store: old == 0,
+                addr,
+                size: Size::Word,
+                value: if old == 0 { value as u64 } else { old as u64 },
+            });
+        }
+        Access::Ready(old)
+    }
+
+    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> u32 {
+        // Reserved special registers read as zero.
+        self.mmr_read(s, sreg.mmr_addr()).unwrap_or(0)
+    }
+
+    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) {
+        // Writes to reserved or read-only special registers are ignored.
+        let _ = self.mmr_write(s, sreg.mmr_addr(), value);
+    }
+}
+
+impl<const REC: bool> GuestMemory for CoreBus<'_, REC> {
+    fn read_guest(&mut self, addr: u32, len: u32) -> Option<Vec<u8>> {
+        match self.place(addr, len.max(1)) {
+            Place::Sram(off) => Some(self.sram.read_bytes(off, len).to_vec()),
+            Place::Dram(off) => Some(self.dram.read_bytes(off, len).to_vec()),
+            _ => None,
+        }
+    }
+
+    fn write_guest(&mut self, addr: u32, data: &[u8]) -> bool {
+        match self.place(addr, (data.len() as u32).max(1)) {
+            Place::Sram(off) => self.attention |= self.sram.write_bytes(off, data),
+            Place::Dram(off) => self.attention |= self.dram.write_bytes(off, data),
+            _ => return false,
+        }
+        true
+    }
+}
