@@ -222,7 +222,7 @@ pub struct Timing {
     /// Registers read or written (a pair partner must not write any).
     pub(crate) touches: u64,
     /// Registers written.
-    writes_mask: u64,
+    pub(crate) writes_mask: u64,
 }
 
 impl Timing {

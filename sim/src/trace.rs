@@ -129,7 +129,8 @@ pub struct Record {
     /// is the instruction.
     pub word: u32,
     pub len: u8,
-    /// General registers written, in register order, with their new value.
+    /// General registers written (or changed), in register order, with
+    /// their new value.
     pub regs: Vec<(u8, u32)>,
     /// Special registers whose value changed, with the new value.
     pub sregs: Vec<(&'static str, u32)>,
@@ -141,7 +142,8 @@ pub struct Record {
 
 impl Record {
     /// The record of the instruction at `pc` that took the state from
-    /// `before` to `after`.
+    /// `before` to `after`, writing the registers `written` (a bit mask;
+    /// a register whose value changed is shown even if not in it).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         cycle: u64,
@@ -151,10 +153,11 @@ impl Record {
         len: u8,
         before: &Before,
         after: &ArchState,
+        written: u64,
         mem: Option<MemAccess>,
     ) -> Record {
         let regs = (0..64u8)
-            .filter(|&n| before.r[n as usize] != after.r[n as usize])
+            .filter(|&n| written & 1 << n != 0 || before.r[n as usize] != after.r[n as usize])
             .map(|n| (n, after.r[n as usize]))
             .collect();
         let now = sreg_values(after);

@@ -287,7 +287,14 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {
             let word = instruction_word(bus, pc);
             let mem = bus.rec.take();
-            let mut rec = Record::new(cycle, id, pc, word, insn.len, &before, s, mem);
+            // A faulting access changed nothing; anything else wrote what
+            // it writes (even the value the register already had).
+            let written = if matches!(step, Step::Fault { .. }) {
+                0
+            } else {
+                d.writes_mask
+            };
+            let mut rec = Record::new(cycle, id, pc, word, insn.len, &before, s, written, mem);
             if let Some(i) = issue {
                 if i.stall > 0 {
                     rec.stall = Some((i.stall as u32, i.reason.name()));
