@@ -155,8 +155,18 @@ impl Machine {
                 CoreExit::Budget => {}
                 CoreExit::Trap { num, pc } => {
                     let id = core.id;
+                    let cycle = core.stats.cycles.saturating_sub(1);
                     let (s, mut bus) = core.bus(&mut shared);
-                    match self.sys.service(num, &mut s.r, &mut bus, now_ns) {
+                    let before = s.r;
+                    let outcome = self.sys.service(num, &mut s.r, &mut bus, now_ns);
+                    if let Some(t) = self.trace.as_mut() {
+                        let changed: Vec<(u8, u32)> = (0..64u8)
+                            .filter(|&n| before[n as usize] != s.r[n as usize])
+                            .map(|n| (n, s.r[n as usize]))
+                            .collect();
+                        t.trap(cycle, id, num, &changed);
+                    }
+                    match outcome {
                         SyscallOutcome::Continue => {}
                         SyscallOutcome::Exit(status) => {
                             // The core halts at the trap, as on hardware.

@@ -364,6 +364,47 @@ impl Trace {
         }
     }
 
+    /// Records that the host serviced `core`'s TRAP `num` (a system call)
+    /// after `cycle`, leaving the registers `regs` (those it changed).
+    pub fn trap(&mut self, cycle: u64, core: CoreId, num: u8, regs: &[(u8, u32)]) {
+        if self.error.is_some() || !self.filter.wants(core, cycle) {
+            return;
+        }
+        let line = match self.format {
+            TraceFormat::Text => {
+                let mut line = format!(
+                    "{cycle:>10} {:>2},{:<2} trap {num} serviced",
+                    core.row, core.col
+                );
+                for &(n, v) in regs {
+                    let _ = write!(line, " {}={v:#010x}", gpr_name(n));
+                }
+                line
+            }
+            TraceFormat::Json => {
+                #[derive(Serialize)]
+                struct Line {
+                    cycle: u64,
+                    core: [u32; 2],
+                    trap: u8,
+                    regs: Pairs,
+                }
+                serde_json::to_string(&Line {
+                    cycle,
+                    core: [core.row, core.col],
+                    trap: num,
+                    regs: Pairs(regs.iter().map(|&(n, v)| (gpr_name(n), v)).collect()),
+                })
+                .unwrap_or_default()
+            }
+        };
+        if let Err(e) = writeln!(self.out, "{line}") {
+            self.error = Some(e);
+        } else {
+            self.written += 1;
+        }
+    }
+
     /// Flushes the output; the first error of the whole trace, if any.
     pub fn finish(&mut self) -> io::Result<()> {
         if let Some(e) = self.error.take() {
