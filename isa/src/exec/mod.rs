@@ -28,7 +28,32 @@ pub use branch::cond_holds;
 pub use control::{enter_interrupt, fallthrough, pending_interrupt};
 pub use loadstore::complete_load;
 
-use crate::{ArchState, Bus, Op, Step};
+use crate::{ArchState, Bus, Op, Size, Step};
+
+/// `$e` with `$z` bound to `$size` as a constant in each arm, so that the
+/// always-inlined access code is specialised for each size.
+macro_rules! by_size {
+    ($size:expr, $z:ident => $e:expr) => {
+        match $size {
+            Size::Word => {
+                let $z = Size::Word;
+                $e
+            }
+            Size::Double => {
+                let $z = Size::Double;
+                $e
+            }
+            Size::Byte => {
+                let $z = Size::Byte;
+                $e
+            }
+            Size::Half => {
+                let $z = Size::Half;
+                $e
+            }
+        }
+    };
+}
 
 /// Executes `op`, the instruction at address `pc` of `len` bytes (2 or 4).
 ///
@@ -73,38 +98,48 @@ pub fn exec_ref<B: Bus>(s: &mut ArchState, bus: &mut B, op: &Op, pc: u32, len: u
         Op::Movfs { rd, sreg } => control::movfs(s, bus, rd, sreg),
 
         // ---- loads and stores ----
-        Op::Ld { size, rd, rn, off } => loadstore::ld_disp(s, bus, size, rd, rn, off),
+        // Loads and stores dispatch on the size here, so that each size's
+        // code is specialised (no size tests inside).
+        Op::Ld { size, rd, rn, off } => {
+            by_size!(size, z => loadstore::ld_disp(s, bus, z, rd, rn, off))
+        }
         Op::LdX {
             size,
             rd,
             rn,
             rm,
             sub,
-        } => loadstore::ld_index(s, bus, size, rd, rn, rm, sub),
+        } => by_size!(size, z => loadstore::ld_index(s, bus, z, rd, rn, rm, sub)),
         Op::LdP {
             size,
             rd,
             rn,
             rm,
             sub,
-        } => loadstore::ld_post_reg(s, bus, size, rd, rn, rm, sub),
-        Op::LdPi { size, rd, rn, off } => loadstore::ld_post_disp(s, bus, size, rd, rn, off),
-        Op::St { size, rd, rn, off } => loadstore::st_disp(s, bus, size, rd, rn, off),
+        } => by_size!(size, z => loadstore::ld_post_reg(s, bus, z, rd, rn, rm, sub)),
+        Op::LdPi { size, rd, rn, off } => {
+            by_size!(size, z => loadstore::ld_post_disp(s, bus, z, rd, rn, off))
+        }
+        Op::St { size, rd, rn, off } => {
+            by_size!(size, z => loadstore::st_disp(s, bus, z, rd, rn, off))
+        }
         Op::StX {
             size,
             rd,
             rn,
             rm,
             sub,
-        } => loadstore::st_index(s, bus, size, rd, rn, rm, sub),
+        } => by_size!(size, z => loadstore::st_index(s, bus, z, rd, rn, rm, sub)),
         Op::StP {
             size,
             rd,
             rn,
             rm,
             sub,
-        } => loadstore::st_post_reg(s, bus, size, rd, rn, rm, sub),
-        Op::StPi { size, rd, rn, off } => loadstore::st_post_disp(s, bus, size, rd, rn, off),
+        } => by_size!(size, z => loadstore::st_post_reg(s, bus, z, rd, rn, rm, sub)),
+        Op::StPi { size, rd, rn, off } => {
+            by_size!(size, z => loadstore::st_post_disp(s, bus, z, rd, rn, off))
+        }
         Op::TestSet { rd, rn, rm, sub } => loadstore::testset(s, bus, rd, rn, rm, sub),
 
         // ---- FPU / IALU2 ----
