@@ -34,8 +34,9 @@ const HORIZON: i64 = 15;
 /// Fetch state and bank uses older than this many cycles before `base` are
 /// "long ago".
 const PAST: i64 = 24;
-/// Entries of the direct-mapped record table.
-const TABLE: usize = 1 << 14;
+/// Entries of the direct-mapped record table (about 1 MB per core once a
+/// core records anything).
+const TABLE: usize = 1 << 12;
 /// The longest key.
 pub const KEY_MAX: usize = 256;
 
