@@ -108,8 +108,9 @@ pub struct Record {
     writes: Vec<(u8, [i32; 3])>,
     /// The A and B flags' new readiness, if written.
     flags: [Option<i32>; 2],
-    /// Bank-use ring entries written: (cycle, banks).
-    banks: Vec<(i64, u8)>,
+    /// The bank-use history after the block, and where it starts.
+    banks: u128,
+    banks_from: i64,
     last: i64,
     next: i64,
     last_class: OpClass,
@@ -283,18 +284,10 @@ impl Pipeline {
                 | (f.reason as u64) << 24
                 | (banks.len() as u64) << 32,
         );
-        // Bank uses that a fetch of this block could still meet.
-        let mut ring = [0u64; 2];
-        // Entry i holds a cycle ≡ i (mod 8): start at base's entry, so that
-        // the same relative uses give the same key whatever `base` is.
-        let rot = (base as u64 % 8) as usize;
-        for k in 0..8 {
-            let (c, mask) = self.bank_use[(rot + k) % 8];
-            let rel = c as i64 - base;
-            let valid = (c != NONE) & (rel >= -PAST - 4);
-            let v = (((rel + PAST + 8) as u64 & 0xff) | (mask as u64) << 8) * valid as u64;
-            ring[k / 4] |= v << (16 * (k % 4));
-        }
+        // Bank uses that a fetch of this block could still meet: the 32
+        // cycles from PAST + 4 before base (fetches look no further back).
+        let window = self.banks_window((base - PAST - 4).max(0) as u64);
+        let ring = [window as u64, (window >> 64) as u64];
         key.push(ring[0]);
         key.push(ring[1]);
         // The live-in slots' readiness (4 bits each), then where the
@@ -352,18 +345,12 @@ impl Pipeline {
                 flags[1] = Some(rel(BFLAGS_SLOT));
             }
         }
-        let banks = self
-            .bank_use
-            .iter()
-            .enumerate()
-            .filter(|(_, &(c, _))| c != NONE && c >= base)
-            .map(|(_, &(c, m))| (c as i64 - b, m))
-            .collect();
         let f = &self.fetch;
         Record {
             writes,
             flags,
-            banks,
+            banks: self.banks,
+            banks_from: self.banks_from as i64 - b,
             last: self.last as i64 - b,
             next: self.next as i64 - b,
             last_class: self.last_class,
@@ -404,9 +391,17 @@ impl Pipeline {
         if let Some(bf) = r.flags[1] {
             self.ready[BFLAGS_SLOT] = (b + bf as i64) as u64;
         }
-        for &(rel, m) in &r.banks {
-            let c = at(rel);
-            self.bank_use[(c % 8) as usize] = (c, m);
+        // The whole history: the part older than the key covers cannot
+        // affect any later fetch (they look back no further).
+        let from = b + r.banks_from;
+        if from >= 0 {
+            self.banks = r.banks;
+            self.banks_from = from as u64;
+        } else {
+            // Early in a run: drop the cycles before 0.
+            let d = -from;
+            self.banks = if d >= 32 { 0 } else { r.banks >> (4 * d) };
+            self.banks_from = 0;
         }
         self.last = at(r.last);
         self.next = at(r.next);

@@ -304,9 +304,11 @@ pub struct Pipeline {
     fetch_changed: bool,
     /// The line being issued from.
     pub(crate) fetch: Fetch,
-    /// SRAM banks used by loads and stores, by cycle: entry `c % 8` holds
-    /// cycle `c` and a mask of the banks used in it.
-    pub(crate) bank_use: [(u64, u8); 8],
+    /// SRAM banks used by loads and stores: bit `4 * (c - banks_from) + b`
+    /// is set when bank `b` is used in cycle `c`, for the 32 cycles from
+    /// `banks_from` (which moves up as later cycles are used).
+    pub(crate) banks: u128,
+    pub(crate) banks_from: u64,
     /// The core may not issue before this cycle (a blocking load, a full
     /// store queue), and why.
     pub(crate) blocked_until: u64,
@@ -342,7 +344,8 @@ impl Pipeline {
                 first: NONE,
                 reason: Stall::Branch,
             },
-            bank_use: [(NONE, 0); 8],
+            banks: 0,
+            banks_from: 0,
             blocked_until: 0,
             blocked_reason: Stall::ExtLoad,
             ext_busy_until: 0,
@@ -411,8 +414,40 @@ impl Pipeline {
     /// Whether a load or store uses `bank` in `cycle`.
     #[inline]
     fn bank_busy(&self, cycle: u64, bank: u8) -> bool {
-        let (c, mask) = self.bank_use[(cycle % 8) as usize];
-        c == cycle && mask & 1 << bank != 0
+        let i = cycle.wrapping_sub(self.banks_from);
+        i < 32 && (self.banks >> (4 * i + bank as u64)) & 1 != 0
+    }
+
+    /// Records that a load or store uses `bank` in cycle `at`.
+    #[inline]
+    fn use_bank(&mut self, at: u64, bank: u8) {
+        let Some(mut i) = at.checked_sub(self.banks_from) else {
+            return;
+        };
+        if i >= 32 {
+            let shift = i - 31;
+            self.banks = if shift >= 32 {
+                0
+            } else {
+                self.banks >> (4 * shift)
+            };
+            self.banks_from += shift;
+            i = 31;
+        }
+        self.banks |= 1u128 << (4 * i + bank as u64);
+    }
+
+    /// The bank uses of the 32 cycles from `from`, laid out as `banks`.
+    #[inline]
+    pub(crate) fn banks_window(&self, from: u64) -> u128 {
+        let d = from as i64 - self.banks_from as i64;
+        if d >= 32 || d <= -32 {
+            0
+        } else if d >= 0 {
+            self.banks >> (4 * d)
+        } else {
+            self.banks << (4 * -d)
+        }
     }
 
     /// When instructions from line `l`, the line after `f`'s, can issue:
@@ -610,11 +645,7 @@ impl Pipeline {
         match (place, store) {
             (Place::Local(Some(bank)), _) => {
                 let at = c + p.mem_lead;
-                let e = &mut self.bank_use[(at % 8) as usize];
-                if e.0 != at {
-                    *e = (at, 0);
-                }
-                e.1 |= 1 << bank;
+                self.use_bank(at, bank);
             }
             (Place::Local(None), _) => {}
             (Place::External, false) => {
