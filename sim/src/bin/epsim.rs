@@ -108,6 +108,17 @@ fn parse_core(s: &str) -> Result<CoreId, String> {
     Ok(CoreId::new(row, col))
 }
 
+/// A duration in seconds, in the unit that reads best.
+fn duration(secs: f64) -> String {
+    if secs < 1e-3 {
+        format!("{:.3} µs", secs * 1e6)
+    } else if secs < 1.0 {
+        format!("{:.3} ms", secs * 1e3)
+    } else {
+        format!("{secs:.3} s")
+    }
+}
+
 /// Opens the trace output the options ask for.
 fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
     let Some(path) = &args.trace else {
@@ -227,7 +238,12 @@ fn run(
     }
     if stats {
         eprintln!("epsim: instructions retired: {}", m.instret());
-        eprintln!("epsim: simulated cycles:     {}", m.now);
+        eprintln!(
+            "epsim: simulated cycles:     {} ({} at {} MHz)",
+            m.now,
+            duration(m.now as f64 / m.config.clock_hz as f64),
+            m.config.clock_hz / 1_000_000
+        );
         if mode == Mode::Timed {
             let c = &m.cores[0].stats;
             let ipc = c.instret as f64 / c.cycles.max(1) as f64;
