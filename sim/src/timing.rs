@@ -382,22 +382,6 @@ impl Pipeline {
         }
     }
 
-    /// Where a data access to `addr` goes, for timing.
-    #[inline]
-    pub fn place(&self, addr: u32) -> Place {
-        let hi = addr >> 20;
-        if hi == 0 || hi == self.id_bits {
-            let off = addr & 0xF_FFFF;
-            if off < self.sram_size {
-                Place::Local(Some(Pipeline::bank(off)))
-            } else {
-                Place::Local(None)
-            }
-        } else {
-            Place::External
-        }
-    }
-
     /// Whether `addr` is in this core's SRAM (either address).
     #[inline]
     fn local(&self, addr: u32) -> bool {

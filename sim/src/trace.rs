@@ -19,6 +19,7 @@ use epsim_isa::{decode, ArchState, Size};
 use serde::Serialize;
 
 use crate::config::CoreId;
+use crate::timing::Place;
 
 /// How records are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +68,8 @@ pub struct MemAccess {
     pub size: Size,
     /// The value loaded or stored (zero-extended).
     pub value: u64,
+    /// Where it went, as the core's bus classified the address.
+    pub place: Place,
 }
 
 /// The special registers a record reports, with their trace names.

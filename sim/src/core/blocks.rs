@@ -82,7 +82,7 @@ pub(super) fn memo_block<const REC: bool>(
         done += 1;
         if insn.class == OpClass::LoadStore {
             if let Some(m) = bus.rec.take() {
-                let place = match pipe.place(m.addr) {
+                let place = match m.place {
                     TPlace::Local(Some(b)) => b,
                     TPlace::Local(None) => 4,
                     TPlace::External => {
@@ -262,7 +262,7 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
                 None
             };
             let done_info = Done {
-                mem: mem.map(|m| (pipe.place(m.addr), m.store)),
+                mem: mem.map(|m| (m.place, m.store)),
                 sub_word: mem.is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),
                 jumped_to: match step {
                     Step::Jump { target } => Some(target),

@@ -8,6 +8,7 @@ use epsim_isa::{Access, ArchState, Bus, MemFault, Size, Sreg};
 use super::{OtherRegs, DEBUG_HALT};
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
+use crate::timing::{Pipeline, Place as TPlace};
 use crate::trace::MemAccess;
 
 /// Start of the memory-mapped register window in a core's local space.
@@ -34,6 +35,19 @@ pub(super) enum Place {
     Mmr(u32),
     Dram(u32),
     Unmapped,
+}
+
+impl Place {
+    /// What the timing model needs of an access that went here: the SRAM
+    /// bank, no bank (a register), or external memory.
+    #[inline]
+    fn timing(self) -> TPlace {
+        match self {
+            Place::Sram(off) => TPlace::Local(Some(Pipeline::bank(off))),
+            Place::Mmr(_) => TPlace::Local(None),
+            Place::Dram(_) | Place::Unmapped => TPlace::External,
+        }
+    }
 }
 
 /// The memories a core reaches besides its own.
@@ -154,7 +168,8 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     #[inline(always)]
     fn load(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
         let len = size.bytes();
-        let access = match self.place(addr, len) {
+        let place = self.place(addr, len);
+        let access = match place {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
             Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
@@ -171,6 +186,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                     addr,
                     size,
                     value,
+                    place: place.timing(),
                 });
             }
         }
@@ -180,7 +196,8 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     #[inline(always)]
     fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
         let len = size.bytes();
-        match self.place(addr, len) {
+        let place = self.place(addr, len);
+        match place {
             Place::Sram(off) => {
                 if off < 0x8000 && self.regs.mem[MEMPROTECT] & 1 << (off >> 12) != 0 {
                     // Dropped: no memory effect to record.
@@ -212,6 +229,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 addr,
                 size,
                 value,
+                place: place.timing(),
             });
         }
         Access::Ready(())
@@ -222,7 +240,8 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         if addr >> 20 == 0 {
             return Access::Fault(MemFault::Protected);
         }
-        let (mem, off) = match self.place(addr, 4) {
+        let place = self.place(addr, 4);
+        let (mem, off) = match place {
             Place::Sram(off) => (&mut *self.sram, off),
             Place::Dram(off) => (&mut *self.dram, off),
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
@@ -243,6 +262,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 addr,
                 size: Size::Word,
                 value: if old == 0 { value as u64 } else { old as u64 },
+                place: place.timing(),
             });
         }
         Access::Ready(old)
