@@ -299,8 +299,6 @@ pub struct Trace {
     pub filter: TraceFilter,
     /// The first write error; writing stops there.
     error: Option<io::Error>,
-    /// Records written.
-    pub written: u64,
 }
 
 impl Trace {
@@ -310,33 +308,32 @@ impl Trace {
             format,
             filter,
             error: None,
-            written: 0,
+        }
+    }
+
+    /// Writes the line `line` makes in the trace's format, if the filter
+    /// wants `core` and `cycle` and no write has failed yet.
+    fn emit(&mut self, core: CoreId, cycle: u64, line: impl FnOnce(TraceFormat) -> String) {
+        if self.error.is_some() || !self.filter.wants(core, cycle) {
+            return;
+        }
+        if let Err(e) = writeln!(self.out, "{}", line(self.format)) {
+            self.error = Some(e);
         }
     }
 
     /// Writes `rec` if the filter wants it.
     pub fn record(&mut self, rec: &Record) {
-        if self.error.is_some() || !self.filter.wants(rec.core, rec.cycle) {
-            return;
-        }
-        let line = match self.format {
+        self.emit(rec.core, rec.cycle, |format| match format {
             TraceFormat::Text => rec.text(),
             TraceFormat::Json => rec.json(),
-        };
-        if let Err(e) = writeln!(self.out, "{line}") {
-            self.error = Some(e);
-        } else {
-            self.written += 1;
-        }
+        });
     }
 
     /// Records that `core` took interrupt `irq` in `cycle` (to `vector`,
     /// returning to `iret`), if the filter wants that core and cycle.
     pub fn interrupt(&mut self, cycle: u64, core: CoreId, irq: u32, vector: u32, iret: u32) {
-        if self.error.is_some() || !self.filter.wants(core, cycle) {
-            return;
-        }
-        let line = match self.format {
+        self.emit(core, cycle, |format| match format {
             TraceFormat::Text => format!(
                 "{cycle:>10} {:>2},{:<2} interrupt {irq} -> {vector:08x} iret={iret:#010x}",
                 core.row, core.col
@@ -359,21 +356,13 @@ impl Trace {
                 })
                 .unwrap_or_default()
             }
-        };
-        if let Err(e) = writeln!(self.out, "{line}") {
-            self.error = Some(e);
-        } else {
-            self.written += 1;
-        }
+        });
     }
 
     /// Records that the host serviced `core`'s TRAP `num` (a system call)
     /// after `cycle`, leaving the registers `regs` (those it changed).
     pub fn trap(&mut self, cycle: u64, core: CoreId, num: u8, regs: &[(u8, u32)]) {
-        if self.error.is_some() || !self.filter.wants(core, cycle) {
-            return;
-        }
-        let line = match self.format {
+        self.emit(core, cycle, |format| match format {
             TraceFormat::Text => {
                 let mut line = format!(
                     "{cycle:>10} {:>2},{:<2} trap {num} serviced",
@@ -400,12 +389,7 @@ impl Trace {
                 })
                 .unwrap_or_default()
             }
-        };
-        if let Err(e) = writeln!(self.out, "{line}") {
-            self.error = Some(e);
-        } else {
-            self.written += 1;
-        }
+        });
     }
 
     /// Flushes the output; the first error of the whole trace, if any.
