@@ -1,22 +1,18 @@
 //! The `epsim` command line: exit statuses, output forwarding, and the
 //! messages a user sees when a program faults or cannot be loaded.
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
+
+use common::epsim;
 
 /// A firmware path relative to the directory `epsim` runs in (the crate
 /// directory), so messages that name the file are the same in every
 /// checkout.
 fn firmware(rel: &str) -> PathBuf {
     PathBuf::from("../firmware").join(rel)
-}
-
-fn epsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_epsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("epsim runs")
 }
 
 fn stderr(o: &Output) -> String {

@@ -5,19 +5,14 @@
 //! which it was latched, and its vector issues `interrupt_entry` = 3
 //! cycles later.
 
-use std::path::PathBuf;
+mod common;
 
-use epsim_sim::{Config, Machine, Mode, StopReason, Syscalls};
+use epsim_sim::{Config, Machine, Mode, StopReason};
 
 fn run(name: &str, mode: Mode) -> (Machine, StopReason) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../firmware/timing")
-        .join(format!("{name}.elf"));
     let mut config = Config::parallella16();
     config.mode = mode;
-    let plan = epsim_loader::load_file(&path, &config.load_target()).expect("loads");
-    let mut m = Machine::single_core(config, Syscalls::captured(vec![name.into()], Vec::new()));
-    m.load(&plan, &path).expect("fits");
+    let mut m = common::machine_with_elf(&format!("timing/{name}.elf"), config);
     let stop = m.run(Some(1_000_000));
     (m, stop)
 }

@@ -2,20 +2,13 @@
 //! Epiphany programmers measure (`firmware/timing/timing.S`), against the
 //! cost the model's parameters give (`sim/TIMING.md`).
 
-use std::path::PathBuf;
+mod common;
 
-use epsim_sim::{Config, Machine, StopReason, Syscalls};
+use epsim_sim::{Config, StopReason};
 
 /// The measured costs: results[i] - results[0] for each snippet i >= 1.
 fn measured() -> Vec<u64> {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/timing/timing.elf");
-    let config = Config::parallella16();
-    let plan = epsim_loader::load_file(&path, &config.load_target()).expect("timing.elf loads");
-    let mut m = Machine::single_core(
-        config,
-        Syscalls::captured(vec!["timing".into()], Vec::new()),
-    );
-    m.load(&plan, &path).expect("fits");
+    let mut m = common::machine_with_elf("timing/timing.elf", Config::parallella16());
     let stop = m.run(Some(100_000));
     assert!(
         matches!(stop, StopReason::Exit { status: 0, .. }),
@@ -125,14 +118,10 @@ fn recorded_schedules_are_dropped_when_the_code_changes() {
     // firmware/timing/selfmod_timing.S rewrites a block between two runs
     // from the same pipeline state (an add becomes an fadd): replaying the
     // old record would make the run 4 cycles shorter.
-    let path =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/timing/selfmod_timing.elf");
     let run = |memoise: bool| {
         let mut config = Config::parallella16();
         config.memoise = memoise;
-        let plan = epsim_loader::load_file(&path, &config.load_target()).expect("loads");
-        let mut m = Machine::single_core(config, Syscalls::captured(vec!["t".into()], Vec::new()));
-        m.load(&plan, &path).expect("fits");
+        let mut m = common::machine_with_elf("timing/selfmod_timing.elf", config);
         let stop = m.run(Some(100_000));
         assert!(matches!(stop, StopReason::Exit { .. }), "{stop:?}");
         (m.now, m.instret())

@@ -1,15 +1,11 @@
 //! `epsim run --trace`: the trace format (insta snapshots), its filters,
 //! and that tracing changes nothing about the run.
 
-use std::process::{Command, Output};
+mod common;
 
-fn epsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_epsim"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("epsim runs")
-}
+use std::process::Output;
+
+use common::epsim;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -1,4 +1,10 @@
-//! Shared by the machine-level tests: a machine running raw bytes.
+//! Shared by the sim crate's integration tests: a machine running raw
+//! bytes or a committed firmware ELF, and the `epsim` binary. (Each test
+//! crate uses only some of these.)
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
 
 use epsim_loader::{Flags, LoadPlan, Region, Segment};
 use epsim_sim::{Config, FaultPolicy, Machine, Syscalls};
@@ -25,4 +31,31 @@ pub fn machine_with_code(code: Vec<u8>, policy: FaultPolicy) -> Machine {
     m.load(&plan, std::path::Path::new("test.elf"))
         .expect("loads");
     m
+}
+
+/// A single-core machine configured by `config` with `firmware/REL`
+/// loaded, captured standard streams and no access to host files.
+pub fn machine_with_elf(rel: &str, config: Config) -> Machine {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../firmware")
+        .join(rel);
+    let plan = epsim_loader::load_file(&path, &config.load_target())
+        .unwrap_or_else(|e| panic!("{rel} loads: {e}"));
+    let name = path
+        .file_name()
+        .and_then(|f| f.to_str())
+        .unwrap_or("test")
+        .to_string();
+    let mut m = Machine::single_core(config, Syscalls::captured(vec![name], Vec::new()));
+    m.load(&plan, &path).expect("fits");
+    m
+}
+
+/// Runs the `epsim` binary with `args` in the crate directory.
+pub fn epsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_epsim"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("epsim runs")
 }
