@@ -38,6 +38,30 @@ struct Entry {
     args: Vec<String>,
 }
 
+impl Entry {
+    /// The bytes the program reads on stdin.
+    fn stdin_bytes(&self) -> Vec<u8> {
+        self.stdin
+            .as_ref()
+            .map(|p| std::fs::read(p).expect("stdin file"))
+            .unwrap_or_default()
+    }
+}
+
+/// Calls `f` with every build of every corpus program, its argv and its
+/// stdin; returns how many runs that was.
+fn each_run(mut f: impl FnMut(&Path, Vec<String>, Vec<u8>)) -> usize {
+    let mut runs = 0;
+    for e in manifest() {
+        let stdin = e.stdin_bytes();
+        for elf in builds(&e.name) {
+            runs += 1;
+            f(&elf, argv_for(&elf, &e.args), stdin.clone());
+        }
+    }
+    runs
+}
+
 fn corpus_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../firmware/tests")
 }
@@ -103,13 +127,8 @@ fn argv_for(elf: &Path, args: &[String]) -> Vec<String> {
 /// (`SYS_argc`/`SYS_argn`) and returns (status, stdout, stderr) or a
 /// description of how it failed to finish.
 fn run(elf: &Path, argv: Vec<String>, stdin: Vec<u8>) -> Result<(i32, Vec<u8>, Vec<u8>), String> {
-    let o = run_in(elf, argv, stdin, Mode::Functional)?;
+    let (o, _, _) = run_with(elf, argv, stdin, Mode::Functional, true)?;
     Ok((o.status, o.stdout, o.stderr))
-}
-
-/// Runs `elf` in `mode`.
-fn run_in(elf: &Path, argv: Vec<String>, stdin: Vec<u8>, mode: Mode) -> Result<Outcome, String> {
-    run_with(elf, argv, stdin, mode, true).map(|(o, _, _)| o)
 }
 
 /// Runs `elf` in `mode`, replaying recorded block schedules or not
@@ -184,11 +203,7 @@ fn every_corpus_program_prints_its_expected_output_at_every_optimisation_level()
         let expected = std::fs::read(dir.join(format!("{}.expected", e.name)))
             .unwrap_or_else(|_| panic!("{}.expected exists", e.name));
         let expected_err = std::fs::read(dir.join(format!("{}.stderr", e.name))).ok();
-        let stdin = e
-            .stdin
-            .as_ref()
-            .map(|p| std::fs::read(p).expect("stdin file"))
-            .unwrap_or_default();
+        let stdin = e.stdin_bytes();
         let elfs = builds(&e.name);
         assert!(
             elfs.len() >= 2,
@@ -275,40 +290,30 @@ fn crt0_calls_main_without_arguments_when_the_host_has_none() {
 #[test]
 fn timed_mode_retires_the_same_instructions_with_the_same_results() {
     let mut failures = Vec::new();
-    let mut runs = 0;
-    for e in manifest() {
-        let stdin = e
-            .stdin
-            .as_ref()
-            .map(|p| std::fs::read(p).expect("stdin file"))
-            .unwrap_or_default();
-        for elf in builds(&e.name) {
-            runs += 1;
-            let argv = argv_for(&elf, &e.args);
-            let label = elf.display().to_string();
-            let functional = run_in(&elf, argv.clone(), stdin.clone(), Mode::Functional);
-            let timed = run_in(&elf, argv, stdin.clone(), Mode::Timed);
-            match (functional, timed) {
-                (Ok(f), Ok(t)) => {
-                    let same = (f.status, &f.stdout, &f.stderr, f.instret)
-                        == (t.status, &t.stdout, &t.stderr, t.instret);
-                    if !same {
-                        failures.push(format!(
-                            "{label}: functional {:?} / timed {:?} (status, instructions)",
-                            (f.status, f.instret),
-                            (t.status, t.instret)
-                        ));
-                    } else if t.cycles < t.instret / 2 {
-                        failures.push(format!(
-                            "{label}: {} cycles for {} instructions: more than dual issue allows",
-                            t.cycles, t.instret
-                        ));
-                    }
+    let runs = each_run(|elf, argv, stdin| {
+        let label = elf.display().to_string();
+        let functional = run_with(elf, argv.clone(), stdin.clone(), Mode::Functional, true);
+        let timed = run_with(elf, argv, stdin, Mode::Timed, true);
+        match (functional, timed) {
+            (Ok((f, _, _)), Ok((t, _, _))) => {
+                let same = (f.status, &f.stdout, &f.stderr, f.instret)
+                    == (t.status, &t.stdout, &t.stderr, t.instret);
+                if !same {
+                    failures.push(format!(
+                        "{label}: functional {:?} / timed {:?} (status, instructions)",
+                        (f.status, f.instret),
+                        (t.status, t.instret)
+                    ));
+                } else if t.cycles < t.instret / 2 {
+                    failures.push(format!(
+                        "{label}: {} cycles for {} instructions: more than dual issue allows",
+                        t.cycles, t.instret
+                    ));
                 }
-                (f, t) => failures.push(format!("{label}: {f:?} / {t:?}")),
             }
+            (f, t) => failures.push(format!("{label}: {f:?} / {t:?}")),
         }
-    }
+    });
     assert!(
         failures.is_empty(),
         "{} of {runs} runs differ:\n{}",
@@ -323,30 +328,20 @@ fn replayed_block_schedules_time_exactly_as_the_detailed_model() {
     // from the same pipeline state (sim/src/memo.rs); cycle counts and
     // every statistic must be those of timing each instruction.
     let mut failures = Vec::new();
-    let mut runs = 0;
     let mut hits = 0;
-    for e in manifest() {
-        let stdin = e
-            .stdin
-            .as_ref()
-            .map(|p| std::fs::read(p).expect("stdin file"))
-            .unwrap_or_default();
-        for elf in builds(&e.name) {
-            runs += 1;
-            let argv = argv_for(&elf, &e.args);
-            let label = elf.display().to_string();
-            let replayed = run_with(&elf, argv.clone(), stdin.clone(), Mode::Timed, true);
-            let detailed = run_with(&elf, argv, stdin.clone(), Mode::Timed, false);
-            match (replayed, detailed) {
-                (Ok((ro, rs, h)), Ok((d_o, ds, 0))) if (&ro, &rs) == (&d_o, &ds) => hits += h,
-                (r, d) => failures.push(format!(
-                    "{label}: replayed {:?} / detailed {:?}",
-                    r.map(|(o, s, _)| (o.status, o.instret, o.cycles, s)),
-                    d.map(|(o, s, _)| (o.status, o.instret, o.cycles, s))
-                )),
-            }
+    let runs = each_run(|elf, argv, stdin| {
+        let label = elf.display().to_string();
+        let replayed = run_with(elf, argv.clone(), stdin.clone(), Mode::Timed, true);
+        let detailed = run_with(elf, argv, stdin, Mode::Timed, false);
+        match (replayed, detailed) {
+            (Ok((ro, rs, h)), Ok((d_o, ds, 0))) if (&ro, &rs) == (&d_o, &ds) => hits += h,
+            (r, d) => failures.push(format!(
+                "{label}: replayed {:?} / detailed {:?}",
+                r.map(|(o, s, _)| (o.status, o.instret, o.cycles, s)),
+                d.map(|(o, s, _)| (o.status, o.instret, o.cycles, s))
+            )),
         }
-    }
+    });
     assert!(hits > 100_000, "only {hits} blocks were replayed");
     assert!(
         failures.is_empty(),
