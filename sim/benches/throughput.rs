@@ -23,7 +23,8 @@ fn machine(path: &PathBuf, mode: Mode) -> Machine {
     let mut config = Config::parallella16();
     config.mode = mode;
     let plan = epsim_loader::load_file(path, &config.load_target()).expect("bench ELF loads");
-    let mut m = Machine::single_core(config, Syscalls::captured(vec!["fib".into()], Vec::new()));
+    let mut m = Machine::new(config, Syscalls::captured(vec!["fib".into()], Vec::new()))
+        .expect("a valid configuration");
     m.load(&plan, path).expect("bench ELF fits");
     m
 }

@@ -19,7 +19,8 @@ fn main() {
         .unwrap_or(200);
     let config = Config::parallella16();
     let plan = epsim_loader::load_file(&path, &config.load_target()).expect("loads");
-    let mut m = Machine::single_core(config, Syscalls::inherit(vec!["prog".into()]));
+    let mut m = Machine::new(config, Syscalls::inherit(vec!["prog".into()]))
+        .expect("a valid configuration");
     m.load(&plan, &path).expect("fits");
     let mut printing = from.is_none();
     let mut printed = 0;

@@ -111,6 +111,107 @@ impl Config {
         }
     }
 
+    /// The E64G401 (Parallella-64): 8x8 cores from row 32, column 8; the
+    /// rest as [`Config::parallella16`].
+    pub fn e64() -> Config {
+        Config {
+            rows: 8,
+            cols: 8,
+            ..Config::parallella16()
+        }
+    }
+
+    /// A chip of `rows` x `cols` cores from row 32, column 8 unless that
+    /// does not fit in the 64 x 64 id space (then from row 0, column 0);
+    /// the rest as [`Config::parallella16`].
+    pub fn mesh(rows: u32, cols: u32) -> Config {
+        let base = Config::parallella16();
+        let (first_row, first_col) = if 32 + rows <= 64 && 8 + cols <= 64 {
+            (32, 8)
+        } else {
+            (0, 0)
+        };
+        Config {
+            rows,
+            cols,
+            first_row,
+            first_col,
+            ..base
+        }
+    }
+
+    /// Checks that the chip and memories are ones the machine can build:
+    /// 1 to 64 rows and columns inside the 64 x 64 core-id space, SRAM a
+    /// multiple of 8 bytes up to 1 MB, and external memory that does not
+    /// overlap any core's address window.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.rows == 0 || self.cols == 0 || self.rows > 64 || self.cols > 64 {
+            return Err(format!(
+                "a chip has 1 to 64 rows and columns, not {} x {}",
+                self.rows, self.cols
+            ));
+        }
+        if self.first_row + self.rows > 64 || self.first_col + self.cols > 64 {
+            return Err(format!(
+                "a {} x {} chip from row {}, column {} leaves the 64 x 64 core-id space",
+                self.rows, self.cols, self.first_row, self.first_col
+            ));
+        }
+        if self.sram_size == 0 || !self.sram_size.is_multiple_of(8) || self.sram_size > 1 << 20 {
+            return Err(format!(
+                "core SRAM must be a multiple of 8 bytes up to 1 MB, not {:#x}",
+                self.sram_size
+            ));
+        }
+        let end = u64::from(self.ext_base) + u64::from(self.ext_size);
+        if end > 1 << 32 || !self.ext_size.is_multiple_of(8) {
+            return Err(format!(
+                "external memory {:#x} bytes at {:#010x} does not fit the address space",
+                self.ext_size, self.ext_base
+            ));
+        }
+        let first = self.ext_base >> 20;
+        let last = ((end - 1) >> 20) as u32;
+        for id in first..=last.max(first) {
+            if self.chip().contains(id) {
+                return Err(format!(
+                    "external memory at {:#010x} overlaps the address window of {}",
+                    self.ext_base,
+                    CoreId::from_bits(id)
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The chip's cores as a core's bus sees them.
+    pub fn chip(&self) -> crate::core::Chip {
+        crate::core::Chip {
+            first_row: self.first_row,
+            first_col: self.first_col,
+            rows: self.rows,
+            cols: self.cols,
+        }
+    }
+
+    /// The index of core `id` in row-major order, if it is on the chip.
+    pub fn core_index(&self, id: CoreId) -> Option<usize> {
+        let (r, c) = (
+            id.row.wrapping_sub(self.first_row),
+            id.col.wrapping_sub(self.first_col),
+        );
+        (r < self.rows && c < self.cols).then(|| (r * self.cols + c) as usize)
+    }
+
+    /// The core at row-major `index`.
+    pub fn core_at(&self, index: usize) -> CoreId {
+        let i = index as u32;
+        CoreId::new(
+            self.first_row + i / self.cols,
+            self.first_col + i % self.cols,
+        )
+    }
+
     /// The chip's first core, where single-core programs run.
     pub fn first_core(&self) -> CoreId {
         CoreId::new(self.first_row, self.first_col)

@@ -1,37 +1,55 @@
-//! The machine: cores, external DRAM, the host side of the system calls,
-//! and the loop that runs them.
+//! The machine: every core of the chip, external DRAM, the host side of the
+//! system calls, and the scheduler that runs them.
 //!
-//! This is the functional machine of the foundation: one core runs at a
-//! time in batches, one cycle per instruction. The cycle-accurate pipeline
-//! and the mesh are layers that come on top of it.
+//! Model decisions owned here:
+//! * which cores take part in a run (the *group*: the cores programs were
+//!   loaded onto) and when a run ends (every core of the group has exited
+//!   or halted, or sleeps with nothing left to wake it; a fault, signal or
+//!   breakpoint ends it at once);
+//! * how one core's access to another's memory or registers is performed
+//!   ([`Machine::serve_remote`]) and answered;
+//! * the group-wide signals: WAND completes when every core of the group
+//!   has executed it, SYNC reaches every core of the group;
+//! * the order in which cores run: always the one furthest behind in
+//!   simulated time (ties: the lower row-major index), for a bounded
+//!   quantum.
 
 use std::path::Path;
 
 use epsim_loader::{LoadPlan, Region};
 
-use crate::config::{Config, CoreId};
-use crate::core::{Core, CoreExit, GuestFault, Shared};
+use crate::config::{Config, CoreId, Mode};
+use crate::core::{Answer, Core, CoreExit, GuestFault, RemoteAccess, RemoteKind, RunState, Shared};
 use crate::memory::CodeMem;
 use crate::syscall::{SyscallOutcome, Syscalls};
+use crate::timing::idle_wakeup;
 use crate::trace::Trace;
+use epsim_isa::state::{irq, status};
+use epsim_isa::MemFault;
 
-/// Instructions a core runs between checks of the cycle limit.
+/// Cycles a core runs at most before the scheduler looks again, when it
+/// is the only one running.
 const BATCH: u64 = 1 << 20;
+
+/// Cycles a core may run ahead of the next core in simulated time.
+const QUANTUM: u64 = 1 << 12;
 
 /// Why a run ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StopReason {
-    /// The program called exit (or returned from main) with this status.
+    /// Every core of the group exited (or returned from main). `core` and
+    /// `status` are the first non-zero exit status, in the order the cores
+    /// exited, or the last core's zero.
     Exit { core: CoreId, status: i32 },
-    /// The program killed itself with a signal (abort → 6).
+    /// A core killed itself with a signal (abort → 6).
     Signalled { core: CoreId, signal: u32 },
     /// The cycle limit was reached.
     CycleLimit { cycles: u64 },
-    /// Every core is idle and nothing can wake it.
+    /// Every core still running is idle and nothing can wake it.
     AllIdle,
     /// A core executed BKPT/MBKPT.
     Breakpoint { core: CoreId, pc: u32 },
-    /// Every core is halted.
+    /// Every core of the group is halted (and not all of them exited).
     AllHalted,
     /// A guest fault stopped the run.
     Fault(GuestFault),
@@ -42,7 +60,7 @@ pub enum StopReason {
 pub enum SimError {
     #[error(transparent)]
     Load(#[from] epsim_loader::LoadError),
-    #[error("{path}: segment at {addr:#010x} ({len:#x} bytes) is for core ({row},{col}), which this machine does not simulate")]
+    #[error("{path}: segment at {addr:#010x} ({len:#x} bytes) is for core ({row},{col}), which is not on this chip")]
     CoreNotSimulated {
         path: String,
         addr: u32,
@@ -50,38 +68,119 @@ pub enum SimError {
         row: u32,
         col: u32,
     },
+    #[error("{path}: core ({row},{col}) is not on this {rows} x {cols} chip")]
+    GroupOutsideChip {
+        path: String,
+        row: u32,
+        col: u32,
+        rows: u32,
+        cols: u32,
+    },
+    #[error("invalid machine configuration: {0}")]
+    Config(String),
 }
 
 /// A whole simulated system.
 pub struct Machine {
     pub config: Config,
+    /// Every core of the chip, in row-major order from the first.
     pub cores: Vec<Core>,
     pub dram: CodeMem,
     pub sys: Syscalls,
-    /// Simulated cycles since reset.
+    /// Simulated cycles since reset: the furthest any core has run.
     pub now: u64,
     /// Where retired instructions are traced, if anywhere.
     pub trace: Option<Trace>,
+    /// Indexes of the cores that programs were loaded onto, ascending.
+    group: Vec<usize>,
+    /// Exit statuses, in the order the cores exited.
+    exits: Vec<(CoreId, i32)>,
 }
 
 impl Machine {
-    /// A machine with one core, the chip's first (row 32, col 8 on a
-    /// Parallella), and the given system-call host.
-    pub fn single_core(config: Config, sys: Syscalls) -> Machine {
-        let core = Core::new(config.first_core(), config.sram_size);
-        Machine {
+    /// A machine with every core of the configured chip, halted, and the
+    /// given system-call host.
+    pub fn new(config: Config, sys: Syscalls) -> Result<Machine, SimError> {
+        config.validate().map_err(SimError::Config)?;
+        let chip = config.chip();
+        let n = (config.rows * config.cols) as usize;
+        let cores = (0..n)
+            .map(|i| {
+                let mut core = Core::new(config.core_at(i), config.sram_size);
+                core.chip = chip;
+                core.memoise = config.memoise;
+                core
+            })
+            .collect();
+        Ok(Machine {
             dram: CodeMem::new(config.ext_size),
-            cores: vec![core],
+            cores,
             sys,
             now: 0,
             trace: None,
+            group: Vec::new(),
+            exits: Vec::new(),
             config,
-        }
+        })
     }
 
-    /// Loads `plan` (from `path`, named in errors) into the machine and
-    /// starts every core at the entry point.
+    /// The cores programs were loaded onto.
+    pub fn group(&self) -> impl Iterator<Item = &Core> + '_ {
+        self.group.iter().map(|&i| &self.cores[i])
+    }
+
+    /// The core `id`, if it is on the chip.
+    pub fn core(&self, id: CoreId) -> Option<&Core> {
+        self.config.core_index(id).map(|i| &self.cores[i])
+    }
+
+    /// Loads `plan` (from `path`, named in errors) onto the chip's first
+    /// core and starts it: a single-core program.
     pub fn load(&mut self, plan: &LoadPlan, path: &Path) -> Result<(), SimError> {
+        let first = self.config.first_core();
+        self.load_group(plan, path, &[first])
+    }
+
+    /// Loads `plan` onto each core of `group` and starts them at its entry
+    /// point, as the e-loader does: segments at local addresses go to every
+    /// core of the group, those at another core's global addresses to that
+    /// core, external ones to DRAM. Call it again with another program for
+    /// other cores.
+    pub fn load_group(
+        &mut self,
+        plan: &LoadPlan,
+        path: &Path,
+        group: &[CoreId],
+    ) -> Result<(), SimError> {
+        let name = || path.display().to_string();
+        let mut targets = Vec::with_capacity(group.len());
+        for &id in group {
+            let Some(i) = self.config.core_index(id) else {
+                return Err(SimError::GroupOutsideChip {
+                    path: name(),
+                    row: id.row,
+                    col: id.col,
+                    rows: self.config.rows,
+                    cols: self.config.cols,
+                });
+            };
+            targets.push(i);
+        }
+        // Check every segment before writing any.
+        for seg in &plan.segments {
+            if let Region::OnChip { row, col, .. } = seg.region {
+                let id = CoreId::new(row.into(), col.into());
+                if self.config.core_index(id).is_none() {
+                    return Err(SimError::CoreNotSimulated {
+                        path: name(),
+                        addr: seg.vaddr,
+                        len: seg.mem_size() as u32,
+                        row: id.row,
+                        col: id.col,
+                    });
+                }
+            }
+        }
         for seg in &plan.segments {
             let data = &seg.data;
             // mem_size fits: the loader checked the segment lies in memory
@@ -92,52 +191,102 @@ impl Machine {
                     self.dram.write_bytes(offset, data);
                 }
                 Region::Local { offset } => {
-                    for core in &mut self.cores {
-                        core.sram.zero(offset, len);
-                        core.sram.write_bytes(offset, data);
+                    for &i in &targets {
+                        self.cores[i].sram.zero(offset, len);
+                        self.cores[i].sram.write_bytes(offset, data);
                     }
                 }
                 Region::OnChip {
                     row, col, offset, ..
                 } => {
                     let id = CoreId::new(row.into(), col.into());
-                    let Some(core) = self.cores.iter_mut().find(|c| c.id == id) else {
-                        return Err(SimError::CoreNotSimulated {
-                            path: path.display().to_string(),
-                            addr: seg.vaddr,
-                            len,
-                            row: id.row,
-                            col: id.col,
-                        });
-                    };
-                    core.sram.zero(offset, len);
-                    core.sram.write_bytes(offset, data);
+                    if let Some(i) = self.config.core_index(id) {
+                        self.cores[i].sram.zero(offset, len);
+                        self.cores[i].sram.write_bytes(offset, data);
+                    }
                 }
             }
         }
-        for core in &mut self.cores {
-            core.start(plan.entry);
+        for &i in &targets {
+            self.cores[i].start(plan.entry);
+            if let Err(at) = self.group.binary_search(&i) {
+                self.group.insert(at, i);
+            }
         }
+        self.sys.prefix_lines = self.group.len() > 1;
         Ok(())
+    }
+
+    /// Simulated nanoseconds at `cycle`.
+    fn ns(&self, cycle: u64) -> u64 {
+        (cycle as u128 * 1_000_000_000 / self.config.clock_hz as u128) as u64
     }
 
     /// Simulated nanoseconds since reset.
     pub fn now_ns(&self) -> u64 {
-        (self.now as u128 * 1_000_000_000 / self.config.clock_hz as u128) as u64
+        self.ns(self.now)
+    }
+
+    /// When core `i` can next run, if anything but another core can make
+    /// it: now if it is running or has an interrupt to take, the expiry of
+    /// a timer that wakes it if it sleeps; never if halted.
+    fn ready_at(&self, i: usize) -> Option<u64> {
+        let core = &self.cores[i];
+        match core.run {
+            RunState::Running => Some(core.stats.cycles),
+            RunState::Idle if core.can_wake() => Some(core.stats.cycles),
+            RunState::Idle => idle_wakeup(&core.state).map(|w| core.stats.cycles + w),
+            RunState::Halted => None,
+        }
     }
 
     /// Runs until the program ends, faults, or `max_cycles` pass.
     pub fn run(&mut self, max_cycles: Option<u64>) -> StopReason {
         let limit = max_cycles.unwrap_or(u64::MAX);
+        let stop = self.schedule(limit);
+        self.sys.flush_lines();
+        stop
+    }
+
+    fn schedule(&mut self, limit: u64) -> StopReason {
         let policy = self.config.fault_policy;
         loop {
-            if self.now >= limit {
-                return StopReason::CycleLimit { cycles: self.now };
+            // The core furthest behind, and when the next one can run.
+            let mut best: Option<(u64, usize)> = None;
+            let mut second = u64::MAX;
+            for &i in &self.group {
+                if let Some(t) = self.ready_at(i) {
+                    match best {
+                        Some((bt, _)) if t >= bt => second = second.min(t),
+                        _ => {
+                            if let Some((bt, _)) = best {
+                                second = second.min(bt);
+                            }
+                            best = Some((t, i));
+                        }
+                    }
+                }
             }
-            let budget = (limit - self.now).min(BATCH);
-            let now_ns = self.now_ns();
-            let core = &mut self.cores[0];
-            core.memoise = self.config.memoise;
+            let Some((t, i)) = best else {
+                return self.finished();
+            };
+            if t >= limit {
+                self.now = self.now.max(limit);
+                return StopReason::CycleLimit { cycles: limit };
+            }
+            let core = &mut self.cores[i];
+            if core.run == RunState::Idle && !core.can_wake() {
+                // Sleeps until its timer wakes it, with nothing else to
+                // run before then.
+                core.sleep_until_timer();
+                continue;
+            }
+            let horizon = if second == u64::MAX {
+                BATCH
+            } else {
+                second - t + QUANTUM
+            };
+            let budget = (limit - t).min(horizon);
             let before = core.stats.cycles;
             let mut shared = Shared {
                 dram: &mut self.dram,
@@ -150,49 +299,160 @@ impl Machine {
                 self.config.mode,
                 self.trace.as_mut(),
             );
-            self.now += core.stats.cycles - before;
-            match exit {
-                CoreExit::Budget => {}
-                CoreExit::Trap { num, pc } => {
-                    let id = core.id;
-                    let cycle = core.stats.cycles.saturating_sub(1);
-                    let (s, mut bus) = core.bus(&mut shared);
-                    let before = s.r;
-                    let outcome = self.sys.service(num, &mut s.r, &mut bus, now_ns);
-                    if let Some(t) = self.trace.as_mut() {
-                        let changed: Vec<(u8, u32)> = (0..64u8)
-                            .filter(|&n| before[n as usize] != s.r[n as usize])
-                            .map(|n| (n, s.r[n as usize]))
-                            .collect();
-                        t.trap(cycle, id, num, &changed);
-                    }
-                    match outcome {
-                        SyscallOutcome::Continue => {}
-                        SyscallOutcome::Exit(status) => {
-                            // The core halts at the trap, as on hardware.
-                            s.pc = pc;
-                            core.halt();
-                            return StopReason::Exit { core: id, status };
-                        }
-                        SyscallOutcome::Signalled(signal) => {
-                            core.halt();
-                            return StopReason::Signalled { core: id, signal };
-                        }
-                    }
-                }
-                CoreExit::Idle => {
-                    if !core.sleep_until_timer() {
-                        return StopReason::AllIdle;
-                    }
-                    self.now = core.stats.cycles;
-                }
-                CoreExit::Fault(f) => {
-                    core.halt();
-                    return StopReason::Fault(f);
-                }
-                CoreExit::Breakpoint { pc } => return StopReason::Breakpoint { core: core.id, pc },
-                CoreExit::Halted => return StopReason::AllHalted,
+            let after = core.stats.cycles.max(before);
+            self.now = self.now.max(after);
+            if let Some(stop) = self.settle(i, exit) {
+                return stop;
             }
+        }
+    }
+
+    /// Acts on why core `i` stopped; the reason the run ends, if it does.
+    fn settle(&mut self, i: usize, exit: CoreExit) -> Option<StopReason> {
+        let id = self.cores[i].id;
+        match exit {
+            CoreExit::Budget => {}
+            CoreExit::Trap { num, pc } => {
+                let cycle = self.cores[i].stats.cycles;
+                let now_ns = self.ns(cycle);
+                if self.sys.prefix_lines {
+                    self.sys.speaker(&format!("[{},{}] ", id.row, id.col));
+                }
+                let core = &mut self.cores[i];
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let (s, mut bus) = core.bus(&mut shared);
+                let before = s.r;
+                let outcome = self.sys.service(num, &mut s.r, &mut bus, now_ns);
+                if let Some(t) = self.trace.as_mut() {
+                    let changed: Vec<(u8, u32)> = (0..64u8)
+                        .filter(|&n| before[n as usize] != s.r[n as usize])
+                        .map(|n| (n, s.r[n as usize]))
+                        .collect();
+                    t.trap(cycle.saturating_sub(1), id, num, &changed);
+                }
+                match outcome {
+                    SyscallOutcome::Continue => {}
+                    SyscallOutcome::Exit(status) => {
+                        // The core halts at the trap, as on hardware.
+                        s.pc = pc;
+                        core.halt();
+                        self.exits.push((id, status));
+                    }
+                    SyscallOutcome::Signalled(signal) => {
+                        core.halt();
+                        return Some(StopReason::Signalled { core: id, signal });
+                    }
+                }
+            }
+            // The scheduler sleeps it (or finds nothing can wake it).
+            CoreExit::Idle | CoreExit::Halted => {}
+            CoreExit::Fault(f) => {
+                self.cores[i].halt();
+                return Some(StopReason::Fault(f));
+            }
+            CoreExit::Breakpoint { pc } => return Some(StopReason::Breakpoint { core: id, pc }),
+            CoreExit::Remote { access, .. } => self.serve_remote(i, access),
+            CoreExit::Wand => self.wand(),
+            CoreExit::Sync => {
+                for k in 0..self.group.len() {
+                    let g = self.group[k];
+                    self.cores[g].state.ilat |= 1 << irq::SYNC;
+                    let cycle = self.cores[i].stats.cycles;
+                    self.cores[g].catch_up(cycle);
+                }
+            }
+        }
+        None
+    }
+
+    /// Completes a WAND barrier if every core of the group has arrived:
+    /// each gets the WAND interrupt (STATUS.WAND stays set; the handler
+    /// clears it).
+    fn wand(&mut self) {
+        let all = self
+            .group
+            .iter()
+            .all(|&g| self.cores[g].state.status() & status::WAND != 0);
+        if all {
+            let at = self.group.iter().map(|&g| self.cores[g].stats.cycles).max();
+            for k in 0..self.group.len() {
+                let g = self.group[k];
+                self.cores[g].state.ilat |= 1 << irq::WAND;
+                if let Some(at) = at {
+                    self.cores[g].catch_up(at);
+                }
+            }
+        }
+    }
+
+    /// Performs core `from`'s access to another core and leaves the answer
+    /// for the instruction to consume when it executes again. An address
+    /// that no core answers is the access fault the hardware would raise.
+    fn serve_remote(&mut self, from: usize, access: RemoteAccess) {
+        let cycle = self.cores[from].stats.cycles;
+        let target = CoreId::from_bits(access.addr >> 20);
+        let (value, latency) = match self.config.core_index(target) {
+            Some(t) => {
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let target_core = &mut self.cores[t];
+                let value = target_core.serve(&mut shared, access);
+                if target_core.run != RunState::Halted {
+                    target_core.catch_up(cycle);
+                }
+                let from_id = self.cores[from].id;
+                let hops = from_id.row.abs_diff(target.row) + from_id.col.abs_diff(target.col);
+                let p = &self.cores[from].pipe.params;
+                let latency = match access.kind {
+                    RemoteKind::Store(_) => 0,
+                    RemoteKind::Load | RemoteKind::TestSet(_) => {
+                        p.remote_read + p.remote_read_per_hop * u64::from(hops)
+                    }
+                };
+                (value, latency as u32)
+            }
+            None => (Err(MemFault::Unmapped), 0),
+        };
+        if self.config.mode == Mode::Functional {
+            self.cores[from].answer = Some(Answer {
+                addr: access.addr,
+                value,
+                latency: 0,
+            });
+        } else {
+            self.cores[from].answer = Some(Answer {
+                addr: access.addr,
+                value,
+                latency,
+            });
+        }
+    }
+
+    /// Why the run ended when no core of the group can run any more.
+    fn finished(&mut self) -> StopReason {
+        let all_exited = self
+            .group
+            .iter()
+            .all(|&g| self.exits.iter().any(|(id, _)| *id == self.cores[g].id));
+        if all_exited {
+            let first_failure = self.exits.iter().find(|(_, s)| *s != 0);
+            if let Some(&(core, status)) = first_failure.or(self.exits.last()) {
+                return StopReason::Exit { core, status };
+            }
+        }
+        if self
+            .group
+            .iter()
+            .any(|&g| self.cores[g].run == RunState::Idle)
+        {
+            StopReason::AllIdle
+        } else {
+            StopReason::AllHalted
         }
     }
 

@@ -123,7 +123,7 @@ pub struct Record {
     /// Issue cycle of the last instruction.
     last_issue: i64,
     dual: u64,
-    stalls: [u64; 6],
+    stalls: [u64; crate::timing::NSTALL],
 }
 
 /// The records of one core.
@@ -322,7 +322,7 @@ impl Pipeline {
         timing: &[Timing],
         last_issue: u64,
         dual: u64,
-        stalls: [u64; 6],
+        stalls: [u64; crate::timing::NSTALL],
         redirect: Option<u64>,
     ) -> Record {
         let b = base as i64;
@@ -429,7 +429,7 @@ impl Record {
     pub fn dual(&self) -> u64 {
         self.dual
     }
-    pub fn stalls(&self) -> &[u64; 6] {
+    pub fn stalls(&self) -> &[u64; crate::timing::NSTALL] {
         &self.stalls
     }
 }

@@ -166,6 +166,14 @@ pub struct Syscalls {
     /// unlink, link). When false those calls fail with EACCES.
     pub allow_files: bool,
     files: BTreeMap<u32, File>,
+    /// When set, standard output and error are written a line at a time,
+    /// each line prefixed with the label of the core that wrote it
+    /// ([`Syscalls::speaker`]); partial lines wait per core and stream.
+    pub prefix_lines: bool,
+    /// The label of the core whose system call is being serviced.
+    speaker: String,
+    /// Per (label, fd): the unfinished line.
+    partial: BTreeMap<(String, u32), Vec<u8>>,
 }
 
 /// The registers a system call reads and writes.
@@ -183,6 +191,9 @@ impl Syscalls {
             args,
             allow_files: true,
             files: BTreeMap::new(),
+            prefix_lines: false,
+            speaker: String::new(),
+            partial: BTreeMap::new(),
         }
     }
 
@@ -199,6 +210,9 @@ impl Syscalls {
             args,
             allow_files: false,
             files: BTreeMap::new(),
+            prefix_lines: false,
+            speaker: String::new(),
+            partial: BTreeMap::new(),
         }
     }
 
@@ -269,11 +283,56 @@ impl Syscalls {
     ) -> Result<u32, u32> {
         let data = mem.read_guest(buf, len).ok_or(errno::EFAULT)?;
         let res = match fd {
+            1 | 2 if self.prefix_lines => self.write_lines(fd, &data),
             1 => self.stdout.write_all(&data),
             2 => self.stderr.write_all(&data),
             _ => self.file(fd)?.write_all(&data),
         };
         res.map(|()| len).map_err(|e| host_errno(&e))
+    }
+
+    /// Names the core whose system calls follow (for prefixed lines).
+    pub fn speaker(&mut self, label: &str) {
+        if self.speaker != label {
+            self.speaker.clear();
+            self.speaker.push_str(label);
+        }
+    }
+
+    /// Writes `data` to standard output (fd 1) or error (2) a complete line
+    /// at a time, each prefixed with the speaker's label.
+    fn write_lines(&mut self, fd: u32, data: &[u8]) -> io::Result<()> {
+        let key = (self.speaker.clone(), fd);
+        let mut pending = self.partial.remove(&key).unwrap_or_default();
+        let mut out = Vec::new();
+        for b in data {
+            pending.push(*b);
+            if *b == b'\n' {
+                out.extend_from_slice(key.0.as_bytes());
+                out.append(&mut pending);
+            }
+        }
+        if !pending.is_empty() {
+            self.partial.insert(key, pending);
+        }
+        match fd {
+            1 => self.stdout.write_all(&out),
+            _ => self.stderr.write_all(&out),
+        }
+    }
+
+    /// Writes out the unfinished lines (at the end of a run), each with its
+    /// label and a newline.
+    pub fn flush_lines(&mut self) {
+        for ((label, fd), mut line) in std::mem::take(&mut self.partial) {
+            let mut out = label.into_bytes();
+            out.append(&mut line);
+            out.push(b'\n');
+            let _ = match fd {
+                1 => self.stdout.write_all(&out),
+                _ => self.stderr.write_all(&out),
+            };
+        }
     }
 
     fn read<M: GuestMemory>(

@@ -65,6 +65,11 @@ pub struct Params {
     /// Store transactions the core's network interface buffers before the
     /// core stalls.
     pub ext_store_queue: u64,
+    /// Cycles of a load from another core's SRAM at no hops (its own
+    /// global address), and the extra cycles per hop of Manhattan distance
+    /// (Adapteva's `emesh_read_latency` check: 18 + 3 per hop).
+    pub remote_read: u64,
+    pub remote_read_per_hop: u64,
 }
 
 impl Params {
@@ -86,6 +91,8 @@ impl Params {
         ext_fetch_line: 540,
         ext_store_interval: 17,
         ext_store_queue: 4,
+        remote_read: 18,
+        remote_read_per_hop: 3,
     };
 }
 
@@ -112,16 +119,23 @@ pub enum Stall {
     ExtLoad,
     /// The store queue to external memory was full.
     ExtStore,
+    /// Waiting for a load from another core (over the rMesh), or for the
+    /// mesh to accept a store.
+    Remote,
 }
 
+/// How many stall reasons there are.
+pub const NSTALL: usize = Stall::ALL.len();
+
 impl Stall {
-    pub const ALL: [Stall; 6] = [
+    pub const ALL: [Stall; 7] = [
         Stall::Dependency,
         Stall::Branch,
         Stall::FetchBank,
         Stall::ExtFetch,
         Stall::ExtLoad,
         Stall::ExtStore,
+        Stall::Remote,
     ];
 
     /// The name traces and statistics use.
@@ -133,6 +147,7 @@ impl Stall {
             Stall::ExtFetch => "ext-fetch",
             Stall::ExtLoad => "ext-load",
             Stall::ExtStore => "ext-store",
+            Stall::Remote => "remote",
         }
     }
 }
@@ -166,6 +181,11 @@ pub enum Place {
     Local(Option<u8>),
     /// External memory (DRAM).
     External,
+    /// Another core's memory, through the mesh: a load's data arrives
+    /// `latency` cycles after it issues (the core waits for it); a store is
+    /// posted (`latency` is the cycles the core waited for the mesh to
+    /// accept it).
+    Remote { latency: u32 },
 }
 
 /// What an executed instruction did that matters for timing.
@@ -583,6 +603,8 @@ impl Pipeline {
             if t.class == OpClass::LoadStore {
                 lat[KIND_LOAD as usize] = if matches!(done.mem, Some((Place::External, false))) {
                     [p.ext_load; 3]
+                } else if let Some((Place::Remote { latency }, false)) = done.mem {
+                    [u64::from(latency); 3]
                 } else if done.sub_word {
                     [p.load_sub_word; 3]
                 } else {
@@ -636,6 +658,16 @@ impl Pipeline {
                 // The core waits for the data.
                 self.blocked_until = c + p.ext_load;
                 self.blocked_reason = Stall::ExtLoad;
+            }
+            (Place::Remote { latency }, false) => {
+                self.blocked_until = c + u64::from(latency);
+                self.blocked_reason = Stall::Remote;
+            }
+            (Place::Remote { latency }, true) => {
+                if latency > 0 {
+                    self.blocked_until = c + u64::from(latency);
+                    self.blocked_reason = Stall::Remote;
+                }
             }
             (Place::External, true) => {
                 let start = self.ext_busy_until.max(c);
@@ -728,7 +760,7 @@ pub fn events(issue: Option<Issue>, class: OpClass, cycles: u64) -> Events {
                 ev.ext_load = i.stall;
                 ev.e1 = i.stall;
             }
-            Stall::ExtStore => ev.e1 = i.stall,
+            Stall::ExtStore | Stall::Remote => ev.e1 = i.stall,
             Stall::Branch => {}
         }
     }

@@ -147,7 +147,7 @@ fn run_with(
     let mut sys = Syscalls::captured(argv, stdin);
     // fileio creates and removes a scratch file in the current directory
     sys.allow_files = true;
-    let mut m = Machine::single_core(config, sys);
+    let mut m = Machine::new(config, sys).expect("a valid configuration");
     m.load(&plan, elf).map_err(|e| e.to_string())?;
     let limit = match mode {
         Mode::Functional => MAX_CYCLES,

@@ -32,10 +32,23 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run a single-core program on the first core of a Parallella's E16G301.
+    /// Run a program on a group of cores (by default the first core of a
+    /// Parallella's E16G301).
     Run {
         /// The Epiphany ELF file.
         program: PathBuf,
+        /// The chip: `e16` (Parallella E16G301, 4x4), `e64` (E64G401, 8x8)
+        /// or ROWSxCOLS (up to 64x64).
+        #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
+        chip: ChipArg,
+        /// The cores PROGRAM runs on: ROWSxCOLS cores from chip-relative
+        /// row and column ROW,COL (default 0,0), e.g. `4x4` or `2x2@1,1`.
+        #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
+        group: GroupArg,
+        /// Also load ELF onto another group of cores (repeatable), as
+        /// GROUP:ELF with GROUP as for --group, e.g. `1x3@0,1:worker.elf`.
+        #[arg(long, value_name = "GROUP:ELF", value_parser = parse_load)]
+        load: Vec<(GroupArg, PathBuf)>,
         /// Stop after this many simulated cycles (exit status 124).
         #[arg(long, value_name = "N")]
         max_cycles: Option<u64>,
@@ -88,6 +101,108 @@ struct TraceArgs {
 enum Format {
     Text,
     Json,
+}
+
+/// The chip of `--chip`.
+#[derive(Clone, Copy, Debug)]
+struct ChipArg {
+    rows: u32,
+    cols: u32,
+}
+
+fn parse_chip(s: &str) -> Result<ChipArg, String> {
+    match s {
+        "e16" | "E16" | "e16g301" | "E16G301" => Ok(ChipArg { rows: 4, cols: 4 }),
+        "e64" | "E64" | "e64g401" | "E64G401" => Ok(ChipArg { rows: 8, cols: 8 }),
+        _ => {
+            let (rows, cols) = parse_dims(s)?;
+            if rows > 64 || cols > 64 {
+                return Err(format!("a chip has at most 64x64 cores, not {rows}x{cols}"));
+            }
+            Ok(ChipArg { rows, cols })
+        }
+    }
+}
+
+/// `ROWSxCOLS`, both at least 1.
+fn parse_dims(s: &str) -> Result<(u32, u32), String> {
+    let (r, c) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{s}` is not ROWSxCOLS (e.g. 4x4)"))?;
+    let num = |t: &str| {
+        t.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|&n| n >= 1)
+            .ok_or_else(|| format!("`{t}` in `{s}` is not a positive number"))
+    };
+    Ok((num(r)?, num(c)?))
+}
+
+/// A group of cores: ROWSxCOLS from chip-relative (row, col).
+#[derive(Clone, Copy, Debug)]
+struct GroupArg {
+    rows: u32,
+    cols: u32,
+    row: u32,
+    col: u32,
+}
+
+fn parse_group(s: &str) -> Result<GroupArg, String> {
+    let (dims, at) = match s.split_once('@') {
+        Some((d, a)) => (d, Some(a)),
+        None => (s, None),
+    };
+    let (rows, cols) = parse_dims(dims)?;
+    let (row, col) = match at {
+        Some(a) => {
+            let (r, c) = a
+                .split_once(',')
+                .ok_or_else(|| format!("`{a}` in `{s}` is not ROW,COL"))?;
+            let num = |t: &str| {
+                t.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("`{t}` in `{s}` is not a number"))
+            };
+            (num(r)?, num(c)?)
+        }
+        None => (0, 0),
+    };
+    Ok(GroupArg {
+        rows,
+        cols,
+        row,
+        col,
+    })
+}
+
+fn parse_load(s: &str) -> Result<(GroupArg, PathBuf), String> {
+    let (g, elf) = s
+        .split_once(':')
+        .ok_or_else(|| format!("`{s}` is not GROUP:ELF (e.g. 1x3@0,1:worker.elf)"))?;
+    Ok((parse_group(g)?, PathBuf::from(elf)))
+}
+
+impl GroupArg {
+    /// The group's cores on `config`'s chip, or why it does not fit.
+    fn cores(&self, config: &Config) -> Result<Vec<CoreId>, String> {
+        if self.row + self.rows > config.rows || self.col + self.cols > config.cols {
+            return Err(format!(
+                "group {}x{} at ({},{}) does not fit the {}x{} chip",
+                self.rows, self.cols, self.row, self.col, config.rows, config.cols
+            ));
+        }
+        let mut ids = Vec::new();
+        for r in 0..self.rows {
+            for c in 0..self.cols {
+                ids.push(CoreId::new(
+                    config.first_row + self.row + r,
+                    config.first_col + self.col + c,
+                ));
+            }
+        }
+        Ok(ids)
+    }
 }
 
 fn parse_core(s: &str) -> Result<CoreId, String> {
@@ -167,6 +282,9 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run {
             program,
+            chip,
+            group,
+            load,
             max_cycles,
             stats,
             on_fault,
@@ -178,7 +296,12 @@ fn main() -> ExitCode {
                 RunMode::Timed => Mode::Timed,
                 RunMode::Functional => Mode::Functional,
             };
-            run(&program, max_cycles, stats, on_fault, mode, &trace, args)
+            let loads = std::iter::once((group, program.clone()))
+                .chain(load)
+                .collect::<Vec<_>>();
+            run(
+                &program, chip, &loads, max_cycles, stats, on_fault, mode, &trace, args,
+            )
         }
         Command::Disasm { program } => disasm(&program),
     }
@@ -187,6 +310,8 @@ fn main() -> ExitCode {
 #[allow(clippy::too_many_arguments)]
 fn run(
     program: &Path,
+    chip: ChipArg,
+    loads: &[(GroupArg, PathBuf)],
     max_cycles: Option<u64>,
     stats: bool,
     on_fault: OnFault,
@@ -194,32 +319,47 @@ fn run(
     trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
-    let mut config = Config::parallella16();
+    let mut config = Config::mesh(chip.rows, chip.cols);
     config.mode = mode;
     config.fault_policy = match on_fault {
         OnFault::Stop => FaultPolicy::Stop,
         OnFault::Raise => FaultPolicy::Raise,
     };
-    let plan = match epsim_loader::load_file(program, &config.load_target()) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("epsim: {e}");
-            if matches!(e.cause(), epsim_loader::LoadError::OutsideMemory { .. }) {
-                eprintln!(
-                    "epsim: hint: the toolchain's default link puts programs at 0x80000000, which no \
-                     Parallella core has; link with -T firmware/ldscripts/fast.ld (or internal.ld, dram.ld)"
-                );
-            }
-            return ExitCode::from(EXIT_LOAD_ERROR);
-        }
-    };
     let argv = std::iter::once(program.display().to_string())
         .chain(args)
         .collect();
-    let mut m = Machine::single_core(config, Syscalls::inherit(argv));
-    if let Err(e) = m.load(&plan, program) {
-        eprintln!("epsim: {e}");
-        return ExitCode::from(EXIT_LOAD_ERROR);
+    let mut m = match Machine::new(config.clone(), Syscalls::inherit(argv)) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("epsim: {e}");
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    for (group, elf) in loads {
+        let cores = match group.cores(&config) {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("epsim: {}: {e}", elf.display());
+                return ExitCode::from(EXIT_USAGE);
+            }
+        };
+        let plan = match epsim_loader::load_file(elf, &config.load_target()) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("epsim: {e}");
+                if matches!(e.cause(), epsim_loader::LoadError::OutsideMemory { .. }) {
+                    eprintln!(
+                        "epsim: hint: the toolchain's default link puts programs at 0x80000000, which no \
+                         Parallella core has; link with -T firmware/ldscripts/fast.ld (or internal.ld, dram.ld)"
+                    );
+                }
+                return ExitCode::from(EXIT_LOAD_ERROR);
+            }
+        };
+        if let Err(e) = m.load_group(&plan, elf, &cores) {
+            eprintln!("epsim: {e}");
+            return ExitCode::from(EXIT_LOAD_ERROR);
+        }
     }
     match open_trace(trace) {
         Ok(t) => m.trace = t,
@@ -244,25 +384,38 @@ fn run(
             duration(m.now as f64 / m.config.clock_hz as f64),
             m.config.clock_hz / 1_000_000
         );
-        if mode == Mode::Timed {
-            let c = &m.cores[0].stats;
-            let ipc = c.instret as f64 / c.cycles.max(1) as f64;
-            eprintln!(
-                "epsim: instructions/cycle:   {ipc:.3} ({} dual-issued)",
-                c.dual
-            );
-            let stalls: Vec<String> = Stall::ALL
-                .iter()
-                .map(|s| format!("{} {}", s.name(), c.stalls[*s as usize]))
-                .collect();
-            eprintln!("epsim: stall cycles:         {}", stalls.join(", "));
-            let memo = &m.cores[0].memo;
-            eprintln!(
-                "epsim: block schedules:      {} replayed, {} recorded",
-                memo.hits, memo.misses
-            );
+        let several = m.group().count() > 1;
+        for core in m.group() {
+            let c = &core.stats;
+            let who = if several {
+                format!("epsim: ({},{}) ", core.id.row, core.id.col)
+            } else {
+                "epsim: ".to_string()
+            };
+            if several {
+                eprintln!(
+                    "{who}instructions retired: {}, cycles: {}",
+                    c.instret, c.cycles
+                );
+            }
+            if mode == Mode::Timed {
+                let ipc = c.instret as f64 / c.cycles.max(1) as f64;
+                eprintln!(
+                    "{who}instructions/cycle:   {ipc:.3} ({} dual-issued)",
+                    c.dual
+                );
+                let stalls: Vec<String> = Stall::ALL
+                    .iter()
+                    .map(|s| format!("{} {}", s.name(), c.stalls[*s as usize]))
+                    .collect();
+                eprintln!("{who}stall cycles:         {}", stalls.join(", "));
+                eprintln!(
+                    "{who}block schedules:      {} replayed, {} recorded",
+                    core.memo.hits, core.memo.misses
+                );
+            }
             if c.idle > 0 {
-                eprintln!("epsim: idle cycles:          {}", c.idle);
+                eprintln!("{who}idle cycles:          {}", c.idle);
             }
         }
     }

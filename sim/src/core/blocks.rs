@@ -31,7 +31,9 @@ pub(super) fn plain_block<const REC: bool>(
         len = insn.len as u32;
         let step = exec_ref(s, bus, &insn.op, pc, len);
         if step != Step::Next {
-            return (done + 1, pc, len, Some(step));
+            // A stalled instruction did not execute.
+            let ran = done + usize::from(step != Step::Stall);
+            return (ran, pc, len, Some(step));
         }
         if bus.attention {
             return (done + 1, pc, len, None);
@@ -71,6 +73,9 @@ pub(super) fn memo_block<const REC: bool>(
     let mut codes = [0u8; MAX_BLOCK];
     let mut nmem = 0;
     let mut external = false;
+    // An access answered through the mesh (at most one per block: the
+    // first instruction, retried; any later one stops the block).
+    let mut remote = 0;
     let mut pc = entry;
     let mut len = 0;
     let mut done = 0;
@@ -89,6 +94,11 @@ pub(super) fn memo_block<const REC: bool>(
                         external = true;
                         5
                     }
+                    TPlace::Remote { latency } => {
+                        external = true;
+                        remote = latency;
+                        6
+                    }
                 };
                 let sub = matches!(m.size, Size::Byte | Size::Half);
                 codes[nmem] = place | (m.store as u8) << 3 | (sub as u8) << 4;
@@ -96,6 +106,11 @@ pub(super) fn memo_block<const REC: bool>(
             }
         }
         if step != Step::Next {
+            if step == Step::Stall {
+                // Not executed (and no access recorded): the machine
+                // performs its access first.
+                done -= 1;
+            }
             last = Some(step);
             break;
         }
@@ -107,6 +122,9 @@ pub(super) fn memo_block<const REC: bool>(
         Some(Step::Jump { target }) => Some(target),
         _ => None,
     };
+    if done == 0 {
+        return (0, pc, len, last, None);
+    }
     let base = pipe.next_issue();
     let memoisable = !external
         && pipe.key(
@@ -157,6 +175,7 @@ pub(super) fn memo_block<const REC: bool>(
             mem: code.map(|c| {
                 let place = match c & 7 {
                     5 => TPlace::External,
+                    6 => TPlace::Remote { latency: remote },
                     4 => TPlace::Local(None),
                     b => TPlace::Local(Some(b)),
                 };
@@ -254,6 +273,14 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         len = insn.len as u32;
         let before = TRACE.then(|| Before::of(s));
         let step = exec_ref(s, bus, &insn.op, pc, len);
+        if step == Step::Stall {
+            // Not executed: the machine performs its access first.
+            if TIMED {
+                pipe.unissue();
+            }
+            last = Some(step);
+            break;
+        }
         done += 1;
         if let Some(issue) = issue {
             let mem = if class == OpClass::LoadStore {

@@ -34,6 +34,9 @@ pub(super) enum Place {
     Sram(u32),
     Mmr(u32),
     Dram(u32),
+    /// Another core of the chip (its SRAM or registers): the machine
+    /// performs the access.
+    Remote,
     Unmapped,
 }
 
@@ -46,8 +49,61 @@ impl Place {
             Place::Sram(off) => TPlace::Local(Some(Pipeline::bank(off))),
             Place::Mmr(_) => TPlace::Local(None),
             Place::Dram(_) | Place::Unmapped => TPlace::External,
+            Place::Remote => TPlace::Remote { latency: 0 },
         }
     }
+}
+
+/// The cores of the chip, as a core's bus sees them: which 12-bit core ids
+/// exist besides its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chip {
+    pub first_row: u32,
+    pub first_col: u32,
+    pub rows: u32,
+    pub cols: u32,
+}
+
+impl Chip {
+    /// Whether the core with 12-bit id `id` is on this chip.
+    #[inline(always)]
+    pub fn contains(&self, id: u32) -> bool {
+        let (row, col) = (id >> 6, id & 63);
+        row.wrapping_sub(self.first_row) < self.rows && col.wrapping_sub(self.first_col) < self.cols
+    }
+}
+
+/// What a core asks of another core's memory or registers: the machine
+/// performs it (at once in functional mode, through the mesh when timed)
+/// and answers with [`Answer`], and the core executes the instruction again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemoteAccess {
+    /// The global address.
+    pub addr: u32,
+    pub size: Size,
+    pub kind: RemoteKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RemoteKind {
+    Load,
+    /// A posted store of the low `size` bytes.
+    Store(u64),
+    /// TESTSET with this value.
+    TestSet(u32),
+}
+
+/// The machine's answer to a [`RemoteAccess`], consumed by the access when
+/// the instruction executes again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub addr: u32,
+    /// What the access returns: the value loaded (the old word for
+    /// TESTSET; nothing for a store), or the fault.
+    pub value: Result<u64, MemFault>,
+    /// Cycles from issue until the data arrived (loads, TESTSET) or the
+    /// mesh accepted the store.
+    pub latency: u32,
 }
 
 /// The memories a core reaches besides its own.
@@ -71,6 +127,12 @@ pub struct CoreBus<'a, const REC: bool = false> {
     pub(super) attention: bool,
     /// The last access (only with `REC`).
     pub(super) rec: Option<MemAccess>,
+    /// The chip around this core.
+    pub(super) chip: Chip,
+    /// An access to another core that the machine must perform.
+    pub(super) deferred: Option<RemoteAccess>,
+    /// The machine's answer to the access deferred last.
+    pub(super) answer: Option<Answer>,
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
@@ -87,11 +149,48 @@ impl<const REC: bool> CoreBus<'_, REC> {
             }
             return Place::Unmapped;
         }
+        if self.chip.contains(hi) {
+            return Place::Remote;
+        }
         let ext = addr.wrapping_sub(self.ext_base);
         if self.dram.contains(ext, len) {
             return Place::Dram(ext);
         }
         Place::Unmapped
+    }
+
+    /// An access to another core: the machine's answer if it has given it
+    /// (the instruction is executing again), or `None` after asking for it.
+    #[cold]
+    #[inline(never)]
+    fn remote(&mut self, access: RemoteAccess) -> Option<Answer> {
+        match self.answer.take() {
+            Some(a) if a.addr == access.addr => {
+                if REC && a.value.is_ok() {
+                    let (store, value) = match access.kind {
+                        RemoteKind::Load => (false, a.value.unwrap_or(0)),
+                        RemoteKind::Store(v) => (true, v),
+                        RemoteKind::TestSet(v) => match a.value {
+                            Ok(0) => (true, u64::from(v)),
+                            old => (false, old.unwrap_or(0)),
+                        },
+                    };
+                    self.rec = Some(MemAccess {
+                        store,
+                        addr: access.addr,
+                        size: access.size,
+                        value,
+                        place: TPlace::Remote { latency: a.latency },
+                    });
+                }
+                Some(a)
+            }
+            other => {
+                self.answer = other;
+                self.deferred = Some(access);
+                None
+            }
+        }
     }
 
     /// A store the memory-protection register forbids: it is dropped,
@@ -177,6 +276,16 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 None => Access::Fault(MemFault::Unmapped),
             },
             Place::Mmr(_) => Access::Fault(MemFault::Protected),
+            Place::Remote => {
+                let kind = RemoteKind::Load;
+                return match self.remote(RemoteAccess { addr, size, kind }) {
+                    Some(a) => match a.value {
+                        Ok(v) => Access::Ready(v),
+                        Err(f) => Access::Fault(f),
+                    },
+                    None => Access::Busy,
+                };
+            }
             Place::Unmapped => Access::Fault(MemFault::Unmapped),
         };
         if REC {
@@ -221,6 +330,16 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 }
             }
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
+            Place::Remote => {
+                let kind = RemoteKind::Store(value);
+                return match self.remote(RemoteAccess { addr, size, kind }) {
+                    Some(a) => match a.value {
+                        Ok(_) => Access::Ready(()),
+                        Err(f) => Access::Fault(f),
+                    },
+                    None => Access::Busy,
+                };
+            }
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
         }
         if REC {
@@ -245,6 +364,17 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             Place::Sram(off) => (&mut *self.sram, off),
             Place::Dram(off) => (&mut *self.dram, off),
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
+            Place::Remote => {
+                let kind = RemoteKind::TestSet(value);
+                let size = Size::Word;
+                return match self.remote(RemoteAccess { addr, size, kind }) {
+                    Some(a) => match a.value {
+                        Ok(old) => Access::Ready(old as u32),
+                        Err(f) => Access::Fault(f),
+                    },
+                    None => Access::Busy,
+                };
+            }
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
         };
         let old = mem.read(off, 4) as u32;

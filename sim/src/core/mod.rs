@@ -8,8 +8,8 @@
 //! and how an idle core sleeps until a timer. The address map is `bus`'s.
 
 use epsim_isa::exec::{enter_interrupt, fallthrough, pending_interrupt};
-use epsim_isa::state::{irq, status};
-use epsim_isa::{decode, ArchState, Excause, MemFault, OpClass, Step};
+use epsim_isa::state::status;
+use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, OpClass, Step};
 
 use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
 use crate::config::Mode;
@@ -24,7 +24,7 @@ mod bus;
 
 use blocks::{general_block, memo_block, plain_block, Env, MEMO_MARGIN};
 use bus::Place;
-pub use bus::{CoreBus, Shared, MMR_BASE, MMR_END};
+pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
 
 /// DEBUGSTATUS bit 0: the core is halted.
 const DEBUG_HALT: u32 = 1;
@@ -61,7 +61,7 @@ pub struct CoreStats {
     /// Timed mode: instructions that issued with the one before them.
     pub dual: u64,
     /// Timed mode: stall cycles by reason (`Stall::ALL` order).
-    pub stalls: [u64; 6],
+    pub stalls: [u64; crate::timing::NSTALL],
 }
 
 impl CoreStats {
@@ -91,6 +91,11 @@ pub struct Core {
     /// Whether timed mode replays recorded schedules (on; off for the
     /// tests that compare both).
     pub memoise: bool,
+    /// The chip around this core (the cores it can reach).
+    pub chip: Chip,
+    /// The machine's answer to this core's last remote access, for the
+    /// instruction to consume when it executes again.
+    pub answer: Option<Answer>,
 }
 
 /// Why a core's execution loop returned.
@@ -108,6 +113,15 @@ pub enum CoreExit {
     Breakpoint { pc: u32 },
     /// Halted by a write to DEBUGCMD.
     Halted,
+    /// The instruction at `pc` (not executed: the PC is still on it) needs
+    /// another core's memory or registers. The machine performs `access`,
+    /// puts its [`Answer`] in [`Core::answer`], and runs the core again.
+    Remote { access: RemoteAccess, pc: u32 },
+    /// WAND executed: the machine completes the barrier when every core of
+    /// the group has.
+    Wand,
+    /// SYNC executed: the machine raises SYNC in every core of the group.
+    Sync,
 }
 
 /// A guest fault: what went wrong, where.
@@ -192,6 +206,13 @@ impl Core {
             pipe: Pipeline::new(Params::DEFAULT, sram_size, id.bits()),
             memo: Memo::new(),
             memoise: true,
+            chip: Chip {
+                first_row: id.row,
+                first_col: id.col,
+                rows: 1,
+                cols: 1,
+            },
+            answer: None,
         }
     }
 
@@ -208,6 +229,9 @@ impl Core {
                 halt_requested: false,
                 attention: false,
                 rec: None,
+                chip: self.chip,
+                deferred: None,
+                answer: None,
             },
         )
     }
@@ -263,6 +287,8 @@ impl Core {
                 stats,
                 memo,
                 memoise,
+                chip,
+                answer,
                 ..
             } = self;
             let mut bus = CoreBus::<REC> {
@@ -274,11 +300,29 @@ impl Core {
                 halt_requested: false,
                 attention: false,
                 rec: None,
+                chip: *chip,
+                deferred: None,
+                answer: answer.take(),
             };
             // Code may have been written since this core last ran (the
             // loader, a system call, another agent); within the loop only
             // a store that sets `attention` can write it.
             blocks.validate([bus.sram.epoch(), bus.dram.epoch()]);
+            // Another agent may have raised an interrupt since this core
+            // last ran (not while an instruction waits to execute again
+            // with its remote access answered).
+            if bus.answer.is_none() && s.ilat & !s.imask != 0 {
+                if let Some(n) = pending_interrupt(s) {
+                    let ret = s.pc;
+                    enter_interrupt(s, n, ret);
+                    if TIMED {
+                        pipe.interrupt(s.pc, now);
+                    }
+                    if let Some(t) = trace.as_deref_mut() {
+                        t.interrupt(now, id, n, s.pc, ret);
+                    }
+                }
+            }
             while now < limit {
                 let entry = s.pc;
                 let block = match blocks.lookup(entry) {
@@ -353,6 +397,15 @@ impl Core {
                     )
                 };
                 retired += done as u64;
+                if last == Some(Step::Stall) {
+                    // The instruction at `pc` needs the machine; the ones
+                    // before it ran.
+                    s.pc = pc;
+                    match bus.deferred.take() {
+                        Some(access) => break 'run CoreExit::Remote { access, pc },
+                        None => unreachable!("invariant: only a deferred access stalls"),
+                    }
+                }
                 if done == 0 {
                     // The budget ran out before the block's first issue.
                     now = limit;
@@ -443,6 +496,71 @@ impl Core {
         } else {
             false
         }
+    }
+
+    /// Performs `access`, from another core, on this core's memory or
+    /// registers: its SRAM as its own loads and stores would, its
+    /// registers as the memory-mapped register window defines (a write to
+    /// DEBUGCMD halts or resumes it; ILATST raises an interrupt it takes
+    /// when it next runs).
+    pub fn serve(
+        &mut self,
+        shared: &mut Shared<'_>,
+        access: RemoteAccess,
+    ) -> Result<u64, MemFault> {
+        let addr = self.id.global_base() | (access.addr & 0xF_FFFF);
+        let (s, mut bus) = self.bus(shared);
+        let result = match access.kind {
+            RemoteKind::Load => match bus.load(s, addr, access.size) {
+                Access::Ready(v) => Ok(v),
+                Access::Fault(f) => Err(f),
+                _ => Err(MemFault::Unmapped),
+            },
+            RemoteKind::Store(v) => match bus.store(s, addr, access.size, v) {
+                Access::Ready(()) => Ok(0),
+                Access::Fault(f) => Err(f),
+                _ => Err(MemFault::Unmapped),
+            },
+            RemoteKind::TestSet(v) => match bus.testset(s, addr, v) {
+                Access::Ready(old) => Ok(u64::from(old)),
+                Access::Fault(f) => Err(f),
+                _ => Err(MemFault::Unmapped),
+            },
+        };
+        if bus.halt_requested {
+            self.run = RunState::Halted;
+        } else if self.run == RunState::Halted
+            && self.state.debugstatus & DEBUG_HALT == 0
+            && matches!(access.kind, RemoteKind::Store(_))
+        {
+            // Resumed through DEBUGCMD.
+            self.run = RunState::Running;
+        }
+        result
+    }
+
+    /// A sleeping core woken at `cycle` by another agent: the time until
+    /// then passes idle.
+    pub fn catch_up(&mut self, cycle: u64) {
+        if self.run != RunState::Running && cycle > self.stats.cycles {
+            let wait = cycle - self.stats.cycles;
+            if self.run == RunState::Idle {
+                self.stats.idle += wait;
+                let ev = Events {
+                    clock: wait,
+                    idle: wait,
+                    ..Events::default()
+                };
+                tick_timers(&mut self.state, &ev);
+            }
+            self.stats.cycles = cycle;
+            self.pipe.skip_to(cycle);
+        }
+    }
+
+    /// Whether an idle core has an interrupt it would take now.
+    pub fn can_wake(&self) -> bool {
+        pending_interrupt(&self.state).is_some()
     }
 
     /// An idle core takes a pending interrupt if it can; true if it woke.
@@ -575,17 +693,15 @@ fn settle<const REC: bool>(
             return Some(CoreExit::Breakpoint { pc });
         }
         Step::Wand => {
-            // A single core is its own group: the barrier is complete as
-            // soon as it arrives.
             s.pc = fallthrough(s, pc, len);
-            s.ilat |= 1 << irq::WAND;
+            return Some(CoreExit::Wand);
         }
         Step::Sync => {
             s.pc = fallthrough(s, pc, len);
-            s.ilat |= 1 << irq::SYNC;
+            return Some(CoreExit::Sync);
         }
         Step::LoadPending { .. } | Step::Stall => {
-            unreachable!("invariant: the functional bus never defers an access")
+            unreachable!("invariant: remote accesses retry (Stall, handled first), never pend")
         }
     }
     None

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use epsim_loader::{Flags, LoadPlan, Region, Segment};
-use epsim_sim::{Config, FaultPolicy, Machine, Syscalls};
+use epsim_sim::{Config, CoreId, FaultPolicy, Machine, Syscalls};
 
 /// A single-core machine with `code` loaded at local address 0 (the entry
 /// point), captured standard streams and no access to host files.
@@ -27,7 +27,8 @@ pub fn machine_with_code(code: Vec<u8>, policy: FaultPolicy) -> Machine {
     let plan = LoadPlan::new(0, vec![seg], Vec::new());
     let mut config = Config::parallella16();
     config.fault_policy = policy;
-    let mut m = Machine::single_core(config, Syscalls::captured(vec!["test".into()], Vec::new()));
+    let mut m = Machine::new(config, Syscalls::captured(vec!["test".into()], Vec::new()))
+        .expect("a valid configuration");
     m.load(&plan, std::path::Path::new("test.elf"))
         .expect("loads");
     m
@@ -46,8 +47,28 @@ pub fn machine_with_elf(rel: &str, config: Config) -> Machine {
         .and_then(|f| f.to_str())
         .unwrap_or("test")
         .to_string();
-    let mut m = Machine::single_core(config, Syscalls::captured(vec![name], Vec::new()));
+    let mut m = Machine::new(config, Syscalls::captured(vec![name], Vec::new()))
+        .expect("a valid configuration");
     m.load(&plan, &path).expect("fits");
+    m
+}
+
+/// A machine configured by `config` with `firmware/REL` loaded onto
+/// `group` (chip-relative rows x cols from the first core), captured
+/// standard streams.
+pub fn machine_with_group(rel: &str, config: Config, rows: u32, cols: u32) -> Machine {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../firmware")
+        .join(rel);
+    let plan = epsim_loader::load_file(&path, &config.load_target())
+        .unwrap_or_else(|e| panic!("{rel} loads: {e}"));
+    let group: Vec<CoreId> = (0..rows)
+        .flat_map(|r| (0..cols).map(move |c| (r, c)))
+        .map(|(r, c)| CoreId::new(config.first_row + r, config.first_col + c))
+        .collect();
+    let mut m = Machine::new(config, Syscalls::captured(vec![rel.into()], Vec::new()))
+        .expect("a valid configuration");
+    m.load_group(&plan, &path, &group).expect("fits");
     m
 }
 
