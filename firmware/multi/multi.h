@@ -101,4 +101,58 @@ static inline void say_num(const char *s, long n)
     write(1, buf, len);
 }
 
+/* ---- DMA (isa.md §8; the calls e-lib's e_dma_* make) ---- */
+
+typedef struct {
+    unsigned config;
+    unsigned inner_stride; /* [15:0] source, [31:16] destination */
+    unsigned count;        /* [15:0] inner, [31:16] outer */
+    unsigned outer_stride; /* [15:0] source, [31:16] destination */
+    const volatile void *src;
+    volatile void *dst;
+} __attribute__((aligned(8))) dma_desc;
+
+#define DMA_ENABLE 0x1u
+#define DMA_MASTER 0x2u
+#define DMA_CHAIN 0x4u
+#define DMA_STARTUP 0x8u
+#define DMA_IRQEN 0x10u
+#define DMA_BYTE (0u << 5)
+#define DMA_HALF (1u << 5)
+#define DMA_WORD (2u << 5)
+#define DMA_DOUBLE (3u << 5)
+#define DMA_MSGMODE (1u << 10)
+
+/* A 1-D descriptor of n elements of `size` bytes (DMA_BYTE ... DMA_DOUBLE). */
+static inline void dma_1d(dma_desc *d, unsigned size, const volatile void *src,
+                          volatile void *dst, unsigned n)
+{
+    unsigned bytes = 1u << (size >> 5);
+    d->config = DMA_ENABLE | DMA_MASTER | size;
+    d->inner_stride = bytes << 16 | bytes;
+    d->count = 1u << 16 | n;
+    d->outer_stride = bytes << 16 | bytes;
+    d->src = src;
+    d->dst = dst;
+}
+
+static inline volatile unsigned *dma_reg(unsigned ch, unsigned off)
+{
+    return (volatile unsigned *)(0xf0500 + ch * 0x20 + off);
+}
+
+/* Starts channel ch on descriptor d, as e_dma_start does. */
+static inline void dma_start(unsigned ch, dma_desc *d)
+{
+    *dma_reg(ch, 0) = ((unsigned)(uintptr_t)d << 16) | DMA_STARTUP;
+}
+
+static inline unsigned dma_busy(unsigned ch) { return *dma_reg(ch, 0x1c) & 0xf; }
+
+static inline void dma_wait(unsigned ch)
+{
+    while (dma_busy(ch))
+        ;
+}
+
 #endif

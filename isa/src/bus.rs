@@ -56,10 +56,13 @@ pub trait Bus {
     fn testset(&mut self, s: &mut ArchState, addr: u32, value: u32) -> Access<u32>;
     /// MOVFS from a special register (any group). The bus decides what the
     /// non-core groups (DMA, memory protection, mesh) hold; for group 0 it
-    /// normally defers to [`ArchState::read_core_sreg`].
-    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> u32;
-    /// MOVTS to a special register (any group).
-    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32);
+    /// normally defers to [`ArchState::read_core_sreg`]. `Busy` retries the
+    /// instruction (a register the system must read at the right time);
+    /// `Pending` and `Fault` are treated as `Busy`.
+    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> Access<u32>;
+    /// MOVTS to a special register (any group); `Busy` as for
+    /// [`Bus::read_sreg`].
+    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) -> Access<()>;
 }
 
 /// What happened when one instruction executed; the system acts on it.
@@ -95,7 +98,9 @@ pub enum Step {
     /// MBKPT: halt every core of the group.
     Mbkpt,
     /// WAND executed (STATUS.WAND set); the system checks the barrier.
-    Wand,
+    /// `rose`: the flag was clear before (the wired AND of the group's
+    /// flags can rise only then).
+    Wand { rose: bool },
     /// SYNC executed: raise ILAT[0] in every core of the group.
     Sync,
 }

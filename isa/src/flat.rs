@@ -168,20 +168,21 @@ impl Bus for FlatBus {
         Access::Ready(old)
     }
 
-    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> u32 {
-        if sreg.group() == 0 {
+    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> Access<u32> {
+        Access::Ready(if sreg.group() == 0 {
             s.read_core_sreg(sreg.index()).unwrap_or(0)
         } else {
             self.sreg(sreg)
-        }
+        })
     }
 
-    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) {
+    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) -> Access<()> {
         if sreg.group() == 0 {
             s.write_core_sreg(sreg.index(), value);
         } else {
             self.set_sreg(sreg, value);
         }
+        Access::Ready(())
     }
 }
 
@@ -235,16 +236,16 @@ mod tests {
         assert_eq!(b.testset(&mut s, 0x10, 5), Access::Ready(0));
         assert_eq!(b.testset(&mut s, 0x10, 6), Access::Ready(5));
         assert_eq!(b.read_u32(0x10), Some(5));
-        b.write_sreg(&mut s, Sreg::new(0, 5), 42);
+        let _ = b.write_sreg(&mut s, Sreg::new(0, 5), 42);
         assert_eq!(s.lc, 42);
-        assert_eq!(b.read_sreg(&mut s, Sreg::new(0, 5)), 42);
+        assert_eq!(b.read_sreg(&mut s, Sreg::new(0, 5)), Access::Ready(42));
         assert_eq!(
             b.read_sreg(&mut s, Sreg::new(0, 11)),
-            0,
+            Access::Ready(0),
             "ILATST is write-only"
         );
-        b.write_sreg(&mut s, Sreg::new(3, 63), 7);
-        assert_eq!(b.read_sreg(&mut s, Sreg::new(3, 63)), 7);
+        let _ = b.write_sreg(&mut s, Sreg::new(3, 63), 7);
+        assert_eq!(b.read_sreg(&mut s, Sreg::new(3, 63)), Access::Ready(7));
         assert_eq!(b.sreg(Sreg::new(2, 63)), 0);
     }
 }

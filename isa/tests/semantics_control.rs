@@ -287,9 +287,13 @@ fn steps_without_state_change() {
 #[test]
 fn wand_sets_status_bit() {
     let mut m = Machine::new();
-    assert_eq!(m.run(Op::Wand), Step::Wand);
+    assert_eq!(m.run(Op::Wand), Step::Wand { rose: true });
     assert_ne!(m.s.status() & status::WAND, 0);
-    assert_eq!(m.run(Op::Wand), Step::Wand, "idempotent");
+    assert_eq!(
+        m.run(Op::Wand),
+        Step::Wand { rose: false },
+        "idempotent: the flag was already set"
+    );
 }
 
 #[test]

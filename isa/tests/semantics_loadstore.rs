@@ -476,10 +476,10 @@ impl Bus for Scripted {
     fn testset(&mut self, s: &mut ArchState, addr: u32, value: u32) -> Access<u32> {
         self.answer(|m| m.testset(s, addr, value))
     }
-    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> u32 {
+    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> Access<u32> {
         self.mem.read_sreg(s, sreg)
     }
-    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) {
+    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) -> Access<()> {
         self.mem.write_sreg(s, sreg, value)
     }
 }

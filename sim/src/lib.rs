@@ -9,6 +9,7 @@ pub mod disasm;
 pub mod machine;
 pub mod memo;
 pub mod memory;
+pub mod sched;
 pub mod syscall;
 pub mod timing;
 pub mod trace;

@@ -18,14 +18,15 @@ use std::path::Path;
 
 use epsim_loader::{LoadPlan, Region};
 
-use crate::config::{Config, CoreId, Mode};
+use crate::config::{Config, CoreId, FaultPolicy, Mode};
 use crate::core::{Answer, Core, CoreExit, GuestFault, RemoteAccess, RemoteKind, RunState, Shared};
 use crate::memory::CodeMem;
 use crate::syscall::{SyscallOutcome, Syscalls};
 use crate::timing::idle_wakeup;
 use crate::trace::Trace;
+use epsim_dma::{MoveOutcome, Source};
 use epsim_isa::state::{irq, status};
-use epsim_isa::MemFault;
+use epsim_isa::{MemFault, Size};
 
 /// Cycles a core runs at most before the scheduler looks again, when it
 /// is the only one running.
@@ -53,6 +54,13 @@ pub enum StopReason {
     AllHalted,
     /// A guest fault stopped the run.
     Fault(GuestFault),
+    /// A DMA channel stopped in its error state (bad descriptor or
+    /// address); with the fault policy `Raise` the program sees the state
+    /// instead.
+    Dma {
+        core: CoreId,
+        error: epsim_dma::DmaError,
+    },
 }
 
 /// Errors setting up a machine.
@@ -95,6 +103,12 @@ pub struct Machine {
     group: Vec<usize>,
     /// Exit statuses, in the order the cores exited.
     exits: Vec<(CoreId, i32)>,
+    /// The timed scheduler's state (the mesh, waits, packets in flight),
+    /// kept between runs.
+    timed: Option<Box<crate::sched::Timed>>,
+    /// Timed mode: let every core run at most one cycle at a time (the
+    /// reference order the scheduler's run-ahead is tested against).
+    pub strict: bool,
 }
 
 impl Machine {
@@ -120,6 +134,8 @@ impl Machine {
             trace: None,
             group: Vec::new(),
             exits: Vec::new(),
+            timed: None,
+            strict: false,
             config,
         })
     }
@@ -243,7 +259,18 @@ impl Machine {
     /// Runs until the program ends, faults, or `max_cycles` pass.
     pub fn run(&mut self, max_cycles: Option<u64>) -> StopReason {
         let limit = max_cycles.unwrap_or(u64::MAX);
-        let stop = self.schedule(limit);
+        let stop = if self.config.mode == Mode::Timed {
+            let mut t = match self.timed.take() {
+                Some(t) => t,
+                None => Box::new(crate::sched::Timed::new(self)),
+            };
+            t.strict = self.strict;
+            let stop = self.schedule_timed(&mut t, limit);
+            self.timed = Some(t);
+            stop
+        } else {
+            self.schedule(limit)
+        };
         self.sys.flush_lines();
         stop
     }
@@ -251,9 +278,11 @@ impl Machine {
     fn schedule(&mut self, limit: u64) -> StopReason {
         let policy = self.config.fault_policy;
         loop {
-            // The core furthest behind, and when the next one can run.
+            // The core furthest behind, and when the next one can run; a
+            // DMA engine with a move due before then goes first.
             let mut best: Option<(u64, usize)> = None;
             let mut second = u64::MAX;
+            let mut dma: Option<(u64, usize)> = None;
             for &i in &self.group {
                 if let Some(t) = self.ready_at(i) {
                     match best {
@@ -266,6 +295,24 @@ impl Machine {
                         }
                     }
                 }
+                if let Some(t) = self.cores[i].dma.next_ready() {
+                    if dma.is_none_or(|(dt, _)| t < dt) {
+                        dma = Some((t, i));
+                    }
+                }
+            }
+            if let Some((dt, di)) = dma {
+                if best.is_none_or(|(t, _)| dt <= t) {
+                    if dt >= limit {
+                        self.now = self.now.max(limit);
+                        return StopReason::CycleLimit { cycles: limit };
+                    }
+                    if let Some(stop) = self.dma_moves(di, dt) {
+                        return stop;
+                    }
+                    continue;
+                }
+                second = second.min(dt);
             }
             let Some((t, i)) = best else {
                 return self.finished();
@@ -308,7 +355,7 @@ impl Machine {
     }
 
     /// Acts on why core `i` stopped; the reason the run ends, if it does.
-    fn settle(&mut self, i: usize, exit: CoreExit) -> Option<StopReason> {
+    pub(crate) fn settle(&mut self, i: usize, exit: CoreExit) -> Option<StopReason> {
         let id = self.cores[i].id;
         match exit {
             CoreExit::Budget => {}
@@ -354,7 +401,13 @@ impl Machine {
                 return Some(StopReason::Fault(f));
             }
             CoreExit::Breakpoint { pc } => return Some(StopReason::Breakpoint { core: id, pc }),
-            CoreExit::Remote { access, .. } => self.serve_remote(i, access),
+            CoreExit::Remote { access, .. } => {
+                self.serve_remote(i, access);
+                let target = CoreId::from_bits(access.addr >> 20);
+                if let Some(k) = self.config.core_index(target) {
+                    return self.dma_stop(k);
+                }
+            }
             CoreExit::Wand => self.wand(),
             CoreExit::Sync => {
                 for k in 0..self.group.len() {
@@ -368,15 +421,21 @@ impl Machine {
         None
     }
 
+    /// A core's WAND set its STATUS.WAND flag: true if that completes the
+    /// barrier. The wire ANDs the flags of the group's cores; it was low
+    /// while this core's flag was clear, so it rises now if every other
+    /// flag is set.
+    pub(crate) fn wand_arrive(&mut self) -> bool {
+        self.group
+            .iter()
+            .all(|&g| self.cores[g].state.status() & status::WAND != 0)
+    }
+
     /// Completes a WAND barrier if every core of the group has arrived:
     /// each gets the WAND interrupt (STATUS.WAND stays set; the handler
     /// clears it).
     fn wand(&mut self) {
-        let all = self
-            .group
-            .iter()
-            .all(|&g| self.cores[g].state.status() & status::WAND != 0);
-        if all {
+        if self.wand_arrive() {
             let at = self.group.iter().map(|&g| self.cores[g].stats.cycles).max();
             for k in 0..self.group.len() {
                 let g = self.group[k];
@@ -386,6 +445,16 @@ impl Machine {
                 }
             }
         }
+    }
+
+    /// The indexes of the group's cores, ascending.
+    pub(crate) fn group_indexes(&self) -> &[usize] {
+        &self.group
+    }
+
+    /// Whether core index `i` is in the group.
+    pub(crate) fn in_group(&self, i: usize) -> bool {
+        self.group.binary_search(&i).is_ok()
     }
 
     /// Performs core `from`'s access to another core and leaves the answer
@@ -401,7 +470,7 @@ impl Machine {
                     ext_base: self.config.ext_base,
                 };
                 let target_core = &mut self.cores[t];
-                let value = target_core.serve(&mut shared, access);
+                let value = target_core.serve(&mut shared, access, cycle);
                 if target_core.run != RunState::Halted {
                     target_core.catch_up(cycle);
                 }
@@ -433,8 +502,120 @@ impl Machine {
         }
     }
 
+    /// Performs the moves core `i`'s DMA engine makes in cycle `t`. Each
+    /// completes at once: the source is read and the destination written
+    /// (another core's SRAM or registers, DRAM) in this cycle.
+    fn dma_moves(&mut self, i: usize, t: u64) -> Option<StopReason> {
+        while let Some(mv) = self.cores[i].dma.peek(t) {
+            let ch = mv.channel as usize;
+            let value = match mv.src {
+                Source::Data(v) => Ok(v),
+                Source::Mem(a) => self.dma_access(i, a, mv.size, None, t).map_err(|_| a),
+            };
+            let done = value.and_then(|v| {
+                self.dma_access(i, mv.dst, mv.size, Some(v), t)
+                    .map_err(|_| mv.dst)
+            });
+            let core = &mut self.cores[i];
+            let effect = match done {
+                Ok(_) => core.dma.commit(t, ch, MoveOutcome::Written, &core.sram),
+                Err(addr) => core.dma.fault(ch, addr),
+            };
+            if effect.irq().is_some() {
+                core.catch_up(t);
+            }
+            core.dma_effect(effect);
+            if let Some(stop) = self.dma_stop(i) {
+                return Some(stop);
+            }
+            if mv.message && mv.dst >> 20 != 0 {
+                let target = CoreId::from_bits(mv.dst >> 20);
+                if let Some(k) = self.config.core_index(target) {
+                    self.cores[k].state.ilat |= 1 << irq::MESSAGE;
+                    self.cores[k].catch_up(t);
+                }
+            }
+        }
+        None
+    }
+
+    /// The run's end if core `i`'s DMA engine reported an error and the
+    /// fault policy stops on guest faults.
+    pub(crate) fn dma_stop(&mut self, i: usize) -> Option<StopReason> {
+        let error = self.cores[i].dma_error.take()?;
+        (self.config.fault_policy == FaultPolicy::Stop).then(|| StopReason::Dma {
+            core: self.cores[i].id,
+            error,
+        })
+    }
+
+    /// One DMA element access of core `i`: a load of `size` bytes at
+    /// `addr` (`value` None) or a store of `value`, with `addr` local to
+    /// core `i` or global.
+    pub(crate) fn dma_access(
+        &mut self,
+        i: usize,
+        addr: u32,
+        size: u8,
+        value: Option<u64>,
+        t: u64,
+    ) -> Result<u64, MemFault> {
+        let size = match size {
+            1 => Size::Byte,
+            2 => Size::Half,
+            4 => Size::Word,
+            _ => Size::Double,
+        };
+        let hi = addr >> 20;
+        let target = if hi == 0 {
+            Some(i)
+        } else {
+            self.config.core_index(CoreId::from_bits(hi))
+        };
+        let kind = match value {
+            Some(v) => RemoteKind::Store(v),
+            None => RemoteKind::Load,
+        };
+        match target {
+            Some(k) => {
+                let global = self.cores[k].id.global_base() | (addr & 0xF_FFFF);
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let core = &mut self.cores[k];
+                if value.is_some() && k != i {
+                    core.catch_up(t);
+                }
+                core.serve(
+                    &mut shared,
+                    RemoteAccess {
+                        addr: global,
+                        size,
+                        kind,
+                    },
+                    t,
+                )
+            }
+            None => {
+                let off = addr.wrapping_sub(self.config.ext_base);
+                let len = size.bytes();
+                if !self.dram.contains(off, len) {
+                    return Err(MemFault::Unmapped);
+                }
+                match value {
+                    Some(v) => {
+                        self.dram.write(off, len, v);
+                        Ok(0)
+                    }
+                    None => Ok(self.dram.read(off, len)),
+                }
+            }
+        }
+    }
+
     /// Why the run ended when no core of the group can run any more.
-    fn finished(&mut self) -> StopReason {
+    pub(crate) fn finished(&mut self) -> StopReason {
         let all_exited = self
             .group
             .iter()

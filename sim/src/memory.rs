@@ -187,6 +187,13 @@ impl CodeMem {
     }
 }
 
+/// The DMA engine reads descriptors from a core's SRAM.
+impl epsim_dma::LocalMem for CodeMem {
+    fn read_word(&self, addr: u32) -> Option<u32> {
+        (addr.is_multiple_of(4) && self.contains(addr, 4)).then(|| self.read(addr, 4) as u32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,6 +70,10 @@ pub struct Params {
     /// (Adapteva's `emesh_read_latency` check: 18 + 3 per hop).
     pub remote_read: u64,
     pub remote_read_per_hop: u64,
+    /// Timed mode with the mesh: cycles from a read response's arrival at
+    /// the core until the loaded register can be used (the rest of the
+    /// 18-cycle fixed part is the mesh's node entry and exit).
+    pub remote_read_extra: u64,
 }
 
 impl Params {
@@ -93,6 +97,7 @@ impl Params {
         ext_store_queue: 4,
         remote_read: 18,
         remote_read_per_hop: 3,
+        remote_read_extra: 16,
     };
 }
 
@@ -764,6 +769,25 @@ pub fn events(issue: Option<Issue>, class: OpClass, cycles: u64) -> Events {
             Stall::Branch => {}
         }
     }
+    ev
+}
+
+/// The events of the `waited` cycles before instruction `i` issues (its
+/// stall, counted by reason; [`events_at`] counts the issue cycle itself).
+#[inline]
+pub fn events_before(i: Issue, waited: u64) -> Events {
+    let mut ev = events(Some(i), OpClass::Control, waited);
+    ev.dual = 0;
+    ev
+}
+
+/// The events of the cycle instruction `i` (of `class`) issues in, when
+/// `elapsed` cycles passed since the previous one (0 when dual-issued with
+/// it) and its stall was already counted by [`events_before`].
+#[inline]
+pub fn events_at(i: Issue, class: OpClass, elapsed: u64) -> Events {
+    let mut ev = events(None, class, elapsed.min(1));
+    ev.dual = u64::from(i.dual);
     ev
 }
 

@@ -128,3 +128,154 @@ fn touching_a_core_that_does_not_exist_is_a_guest_fault() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("access to unmapped address 0x809"), "{err}");
 }
+
+#[test]
+fn dma_copies_every_shape_and_place() {
+    for mode in ["functional", "timed"] {
+        let o = epsim(&["run", "--mode", mode, "../firmware/multi/dma_copy.elf"]);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{mode}: {out}");
+        for case in [
+            "1-D words",
+            "1-D doublewords",
+            "1-D bytes",
+            "2-D block",
+            "chained descriptors",
+            "local to remote core",
+            "remote core to local (channel 1)",
+            "local to DRAM",
+            "DRAM to local",
+            "completion interrupt latched",
+        ] {
+            assert!(
+                out.contains(&format!("{case}: ok\n")),
+                "{mode}: {case}: {out}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_bad_dma_descriptor_stops_the_run_or_shows_the_error_state() {
+    let o = epsim(&["run", "../firmware/multi/dma_bad.elf"]);
+    assert_eq!(o.status.code(), Some(125));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("core (32,8) 0x808: DMA0 (descriptor at 0x")
+            && err.contains("source address 0x00002242 is not aligned to the 4-byte element size"),
+        "{err}"
+    );
+    // With --on-fault raise the program sees the channel's error state.
+    let o = epsim(&[
+        "run",
+        "--on-fault",
+        "raise",
+        "../firmware/multi/dma_bad.elf",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(stdout(&o), "DMA0 status: 13\n");
+}
+
+/// What a run shows: its output, each core's (cycles, instructions, stall
+/// cycles by reason), and its trace.
+type Observed = (String, Vec<(u64, u64, Vec<u64>)>, Vec<u8>);
+
+/// Runs firmware/multi/NAME.elf on the 4x4 chip in timed mode, with the
+/// scheduler's run-ahead (`strict` false) or one cycle at a time, tracing
+/// every core: the output, each core's (cycles, instructions, stall
+/// cycles), and the trace.
+fn timed_run(name: &str, strict: bool) -> Observed {
+    use std::sync::{Arc, Mutex};
+    #[derive(Clone)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+    impl std::io::Write for Shared {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().expect("trace buffer").extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let buf = Shared(Arc::new(Mutex::new(Vec::new())));
+    let mut m = machine_with_group(&format!("multi/{name}.elf"), Config::parallella16(), 4, 4);
+    m.strict = strict;
+    m.trace = Some(epsim_sim::trace::Trace::new(
+        Box::new(buf.clone()),
+        epsim_sim::trace::TraceFormat::Text,
+        epsim_sim::trace::TraceFilter::default(),
+    ));
+    let stop = m.run(Some(5_000_000));
+    assert!(
+        matches!(stop, StopReason::Exit { status: 0, .. }),
+        "{name}: {stop:?}"
+    );
+    if let Some(t) = m.trace.as_mut() {
+        t.finish().expect("trace written");
+    }
+    let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
+    let per_core = m
+        .group()
+        .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
+        .collect();
+    let trace = buf.0.lock().expect("trace buffer").clone();
+    (out, per_core, trace)
+}
+
+/// A text trace's lines grouped by core (the second column), in order.
+fn per_core_lines(trace: &[u8]) -> std::collections::BTreeMap<String, Vec<String>> {
+    let mut by_core = std::collections::BTreeMap::<String, Vec<String>>::new();
+    for line in String::from_utf8_lossy(trace).lines() {
+        let core = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        by_core.entry(core).or_default().push(line.to_string());
+    }
+    by_core
+}
+
+#[test]
+fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
+    for name in [
+        "mutex",
+        "barrier",
+        "message",
+        "hotspot",
+        "pingpong",
+        "pingpong_corner",
+        "latency",
+    ] {
+        let fast = timed_run(name, false);
+        let strict = timed_run(name, true);
+        assert_eq!(fast.0, strict.0, "{name}: output");
+        assert_eq!(
+            fast.1, strict.1,
+            "{name}: per-core cycles, instructions, stalls"
+        );
+        // Each core's lines are the same (the interleaving of different
+        // cores' lines follows the order the scheduler ran them in).
+        assert!(!fast.2.is_empty());
+        assert_eq!(
+            per_core_lines(&fast.2),
+            per_core_lines(&strict.2),
+            "{name}: traces"
+        );
+    }
+}
+
+#[test]
+fn remote_loads_cost_18_plus_3_per_hop() {
+    let o = epsim(&["run", "--group", "4x4", "../firmware/multi/latency.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let mut seen = 0;
+    for line in out.lines() {
+        let Some(rest) = line.strip_prefix("[32,8] remote load, hops") else {
+            continue;
+        };
+        let (hops, cycles) = rest.split_once(" : ").expect("hops : cycles");
+        let hops: u64 = hops.parse().expect("hops");
+        let cycles: u64 = cycles.parse().expect("cycles");
+        assert_eq!(cycles, 18 + 3 * hops, "{line}");
+        seen += 1;
+    }
+    assert_eq!(seen, 16, "{out}");
+}

@@ -40,6 +40,7 @@ fn random_programs_never_panic_under_either_fault_policy() {
             StopReason::Breakpoint { .. } => "breakpoint",
             StopReason::AllHalted => "halted",
             StopReason::Fault(_) => "fault",
+            StopReason::Dma { .. } => "dma error",
         }
     };
     for seed in 0..300 {

@@ -13,7 +13,7 @@
 
 use crate::op::Sreg;
 use crate::state::{irq, status, Excause};
-use crate::{ArchState, Bus, Step};
+use crate::{Access, ArchState, Bus, Step};
 
 /// Next PC after the instruction at `pc` (`len` bytes) completed with
 /// [`Step::Next`], applying the hardware-loop rule (isa.md §2.9): if
@@ -82,17 +82,23 @@ pub fn enter_interrupt(s: &mut ArchState, n: u32, return_pc: u32) {
 #[inline]
 pub(super) fn movts<B: Bus>(s: &mut ArchState, bus: &mut B, sreg: Sreg, rn: u8) -> Step {
     let v = s.reg(rn);
-    bus.write_sreg(s, sreg, v);
-    Step::Next
+    match bus.write_sreg(s, sreg, v) {
+        Access::Ready(()) => Step::Next,
+        _ => Step::Stall,
+    }
 }
 
 /// `MOVFS rd, sreg`: rd ← special register, through [`Bus::read_sreg`].
 /// No flags. isa.md §2.4.
 #[inline]
 pub(super) fn movfs<B: Bus>(s: &mut ArchState, bus: &mut B, rd: u8, sreg: Sreg) -> Step {
-    let v = bus.read_sreg(s, sreg);
-    s.set_reg(rd, v);
-    Step::Next
+    match bus.read_sreg(s, sreg) {
+        Access::Ready(v) => {
+            s.set_reg(rd, v);
+            Step::Next
+        }
+        _ => Step::Stall,
+    }
 }
 
 /// `IDLE`: STATUS.ACTIVE ← 0; the core sleeps until an interrupt. isa.md §2.8.
@@ -137,8 +143,9 @@ pub(super) fn swi() -> Step {
 /// `WAND`: STATUS.WAND ← 1; the system checks the barrier. isa.md §2.8.
 #[inline]
 pub(super) fn wand(s: &mut ArchState) -> Step {
+    let rose = s.status() & status::WAND == 0;
     s.set_bit(status::WAND, true);
-    Step::Wand
+    Step::Wand { rose }
 }
 
 /// An unimplemented instruction: raises the unimplemented-instruction

@@ -63,6 +63,11 @@ enum Command {
         /// (sim/TIMING.md); `functional`: one cycle per instruction, faster.
         #[arg(long, value_enum, default_value_t = RunMode::Timed)]
         mode: RunMode,
+        /// Timed mode: run every core one cycle at a time instead of letting
+        /// each run ahead as far as nothing can reach it (the reference
+        /// order; the results are identical, only slower).
+        #[arg(long)]
+        strict: bool,
         #[command(flatten)]
         trace: TraceArgs,
         /// Arguments passed to the program (after `--`).
@@ -289,6 +294,7 @@ fn main() -> ExitCode {
             stats,
             on_fault,
             mode,
+            strict,
             trace,
             args,
         } => {
@@ -300,7 +306,7 @@ fn main() -> ExitCode {
                 .chain(load)
                 .collect::<Vec<_>>();
             run(
-                &program, chip, &loads, max_cycles, stats, on_fault, mode, &trace, args,
+                &program, chip, &loads, max_cycles, stats, on_fault, mode, strict, &trace, args,
             )
         }
         Command::Disasm { program } => disasm(&program),
@@ -316,6 +322,7 @@ fn run(
     stats: bool,
     on_fault: OnFault,
     mode: Mode,
+    strict: bool,
     trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
@@ -361,6 +368,7 @@ fn run(
             return ExitCode::from(EXIT_LOAD_ERROR);
         }
     }
+    m.strict = strict;
     match open_trace(trace) {
         Ok(t) => m.trace = t,
         Err(e) => {
@@ -447,6 +455,10 @@ fn run(
         }
         StopReason::Fault(f) => {
             eprintln!("epsim: guest fault: {f}");
+            ExitCode::from(EXIT_GUEST_FAULT)
+        }
+        StopReason::Dma { core, error } => {
+            eprintln!("epsim: {core}: {error}");
             ExitCode::from(EXIT_GUEST_FAULT)
         }
     }

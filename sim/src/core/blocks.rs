@@ -10,7 +10,10 @@ use super::{instruction_word, CoreBus, CoreStats};
 use crate::block::{Insn, MAX_BLOCK};
 use crate::config::CoreId;
 use crate::memo::Memo;
-use crate::timing::{events, tick_timers, Done, Issue, Pipeline, Place as TPlace, Stall, Timing};
+use crate::timing::{
+    events, events_at, events_before, tick_timers, Done, Issue, Pipeline, Place as TPlace, Stall,
+    Timing,
+};
 use crate::trace::{Before, Record, Trace};
 
 /// Runs `insns` (a block's first ones, from `entry`) back to back while each
@@ -224,6 +227,8 @@ pub(super) struct Env<'a> {
     pub(super) limit: u64,
     /// A core timer counts something.
     pub(super) timers: bool,
+    /// The cycle up to which the timers have counted.
+    pub(super) timer_at: &'a mut u64,
 }
 
 /// Runs `insns` (a block's first ones, from `entry`) with the timing model
@@ -250,6 +255,7 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         first_cycle,
         limit,
         timers,
+        timer_at,
     } = env;
     let mut pc = entry;
     let mut len = 0;
@@ -271,6 +277,18 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         };
         pc = ipc;
         len = insn.len as u32;
+        // The timers count the cycles before this instruction's issue
+        // (its stall) first: a MOVFS of a timer reads them.
+        let mut fired = false;
+        if TIMED && timers {
+            if let Some(i) = issue {
+                let waited = i.cycle.saturating_sub(*timer_at);
+                if waited > 0 {
+                    fired = tick_timers(s, &events_before(i, waited));
+                    *timer_at = i.cycle;
+                }
+            }
+        }
         let before = TRACE.then(|| Before::of(s));
         let step = exec_ref(s, bus, &insn.op, pc, len);
         if step == Step::Stall {
@@ -305,10 +323,14 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
             None => first_cycle + done as u64 - 1,
         };
         if timers {
-            let ev = events(issue, class, cycle + 1 - *now);
-            if tick_timers(s, &ev) {
+            let ev = match issue {
+                Some(i) => events_at(i, class, (cycle + 1).saturating_sub(*timer_at)),
+                None => events(None, class, 1),
+            };
+            if tick_timers(s, &ev) || fired {
                 bus.attention = true;
             }
+            *timer_at = cycle + 1;
         }
         *now = cycle + 1;
         if let (Some(before), Some(t)) = (before, trace.as_deref_mut()) {

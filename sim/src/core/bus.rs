@@ -28,6 +28,13 @@ const MEMSTATUS_FAULT: u32 = 1 << 2;
 const MEMSTATUS_WRITE_BREACH: u32 = 1 << 11;
 const MEMSTATUS_XWRITE_BREACH: u32 = 1 << 13;
 
+/// The DMA registers (0xF0500-0xF053F): the machine's DMA engine answers
+/// them, at the cycle of the access.
+#[inline(always)]
+fn is_dma(off: u32) -> bool {
+    (0xF0500..0xF0540).contains(&off)
+}
+
 /// Where an address leads, seen from one core.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Place {
@@ -136,13 +143,29 @@ pub struct CoreBus<'a, const REC: bool = false> {
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
+    /// Where a load or store to `addr` goes. An access through the core's
+    /// own global address goes out to its mesh node and back, as a remote
+    /// one (on hardware it costs what a remote access at no hops costs).
     #[inline(always)]
     pub(super) fn place(&self, addr: u32, len: u32) -> Place {
+        if addr >> 20 == self.id_bits {
+            return Place::Remote;
+        }
+        self.place_local(addr, len)
+    }
+
+    /// Where `addr` leads with the core's own global address taken as
+    /// local: for instruction fetch, and for the system calls' buffers.
+    #[inline(always)]
+    pub(super) fn place_local(&self, addr: u32, len: u32) -> Place {
         let hi = addr >> 20;
         if hi == 0 || hi == self.id_bits {
             let off = addr & 0xF_FFFF;
             if self.sram.contains(off, len) {
                 return Place::Sram(off);
+            }
+            if is_dma(off) {
+                return Place::Remote;
             }
             if (MMR_BASE..MMR_END).contains(&off) {
                 return Place::Mmr(off);
@@ -163,7 +186,11 @@ impl<const REC: bool> CoreBus<'_, REC> {
     /// (the instruction is executing again), or `None` after asking for it.
     #[cold]
     #[inline(never)]
-    fn remote(&mut self, access: RemoteAccess) -> Option<Answer> {
+    fn remote(&mut self, mut access: RemoteAccess) -> Option<Answer> {
+        if access.addr >> 20 == 0 {
+            // This core's own DMA registers, by their local address.
+            access.addr |= self.id_bits << 20;
+        }
         match self.answer.take() {
             Some(a) if a.addr == access.addr => {
                 if REC && a.value.is_ok() {
@@ -206,7 +233,7 @@ impl<const REC: bool> CoreBus<'_, REC> {
         self.attention = true;
     }
 
-    fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
+    pub(super) fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
         let w = (off - MMR_BASE) / 4;
         match off - MMR_BASE {
             0x000..=0x0FF => Some(s.r[w as usize]),
@@ -218,7 +245,6 @@ impl<const REC: bool> CoreBus<'_, REC> {
                     _ => None,
                 })
             }
-            0x500..=0x53F => Some(self.regs.dma[(w - 0x140) as usize]),
             0x600..=0x60B => Some(self.regs.mem[(w - 0x180) as usize]),
             0x700 => Some(self.regs.meshconfig),
             0x704 => Some(self.id_bits),
@@ -228,7 +254,7 @@ impl<const REC: bool> CoreBus<'_, REC> {
         }
     }
 
-    fn mmr_write(&mut self, s: &mut ArchState, off: u32, v: u32) -> bool {
+    pub(super) fn mmr_write(&mut self, s: &mut ArchState, off: u32, v: u32) -> bool {
         // A register write can halt the core or make an interrupt pending:
         // the running block ends after this instruction.
         self.attention = true;
@@ -252,7 +278,6 @@ impl<const REC: bool> CoreBus<'_, REC> {
                     }
                 }
             }
-            0x500..=0x53F => self.regs.dma[(w - 0x140) as usize] = v,
             0x600..=0x60B => self.regs.mem[(w - 0x180) as usize] = v,
             0x700 => self.regs.meshconfig = v,
             0x708 => self.regs.multicast = v & 0xfff,
@@ -398,20 +423,39 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         Access::Ready(old)
     }
 
-    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> u32 {
+    fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> Access<u32> {
+        let off = sreg.mmr_addr();
+        if is_dma(off) {
+            let (addr, size, kind) = (self.id_bits << 20 | off, Size::Word, RemoteKind::Load);
+            return match self.remote(RemoteAccess { addr, size, kind }) {
+                Some(a) => Access::Ready(a.value.unwrap_or(0) as u32),
+                None => Access::Busy,
+            };
+        }
         // Reserved special registers read as zero.
-        self.mmr_read(s, sreg.mmr_addr()).unwrap_or(0)
+        Access::Ready(self.mmr_read(s, off).unwrap_or(0))
     }
 
-    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) {
+    fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) -> Access<()> {
+        let off = sreg.mmr_addr();
+        if is_dma(off) {
+            let addr = self.id_bits << 20 | off;
+            let kind = RemoteKind::Store(u64::from(value));
+            let size = Size::Word;
+            return match self.remote(RemoteAccess { addr, size, kind }) {
+                Some(_) => Access::Ready(()),
+                None => Access::Busy,
+            };
+        }
         // Writes to reserved or read-only special registers are ignored.
-        let _ = self.mmr_write(s, sreg.mmr_addr(), value);
+        let _ = self.mmr_write(s, off, value);
+        Access::Ready(())
     }
 }
 
 impl<const REC: bool> GuestMemory for CoreBus<'_, REC> {
     fn read_guest(&mut self, addr: u32, len: u32) -> Option<Vec<u8>> {
-        match self.place(addr, len.max(1)) {
+        match self.place_local(addr, len.max(1)) {
             Place::Sram(off) => Some(self.sram.read_bytes(off, len).to_vec()),
             Place::Dram(off) => Some(self.dram.read_bytes(off, len).to_vec()),
             _ => None,
@@ -419,7 +463,7 @@ impl<const REC: bool> GuestMemory for CoreBus<'_, REC> {
     }
 
     fn write_guest(&mut self, addr: u32, data: &[u8]) -> bool {
-        match self.place(addr, (data.len() as u32).max(1)) {
+        match self.place_local(addr, (data.len() as u32).max(1)) {
             Place::Sram(off) => self.attention |= self.sram.write_bytes(off, data),
             Place::Dram(off) => self.attention |= self.dram.write_bytes(off, data),
             _ => return false,

@@ -9,7 +9,10 @@
 
 use epsim_isa::exec::{enter_interrupt, fallthrough, pending_interrupt};
 use epsim_isa::state::status;
-use epsim_isa::{decode, Access, ArchState, Bus, Excause, MemFault, OpClass, Step};
+use epsim_isa::{decode, ArchState, Excause, MemFault, OpClass, Step};
+
+use epsim_dma::{Dma, Effect as DmaEffect, Params as DmaParams};
+use epsim_isa::Size;
 
 use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
 use crate::config::Mode;
@@ -26,6 +29,9 @@ use blocks::{general_block, memo_block, plain_block, Env, MEMO_MARGIN};
 use bus::Place;
 pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
 
+/// The DMA registers' local address.
+const DMA_BASE: u32 = 0xF0500;
+
 /// DEBUGSTATUS bit 0: the core is halted.
 const DEBUG_HALT: u32 = 1;
 
@@ -39,12 +45,11 @@ pub enum RunState {
     Halted,
 }
 
-/// Memory-mapped registers that are not part of [`ArchState`]: DMA,
-/// memory-protection and mesh-node registers (groups 1-3), kept so software
-/// reads back what it wrote.
+/// Memory-mapped registers that are not part of [`ArchState`] or the DMA
+/// engine: memory-protection and mesh-node registers (groups 2-3), kept so
+/// software reads back what it wrote.
 #[derive(Clone, Debug, Default)]
 pub struct OtherRegs {
-    pub dma: [u32; 16],
     pub mem: [u32; 3],
     pub meshconfig: u32,
     pub multicast: u32,
@@ -96,6 +101,14 @@ pub struct Core {
     /// The machine's answer to this core's last remote access, for the
     /// instruction to consume when it executes again.
     pub answer: Option<Answer>,
+    /// The two DMA channels (the machine drives them).
+    pub dma: Dma,
+    /// The cycle up to which the core timers have counted (behind
+    /// `stats.cycles` when a run ended in the middle of a stall: the next
+    /// instruction counts the whole stall).
+    timer_at: u64,
+    /// A DMA channel entered its error state (the machine reports it).
+    pub dma_error: Option<epsim_dma::DmaError>,
 }
 
 /// Why a core's execution loop returned.
@@ -117,8 +130,8 @@ pub enum CoreExit {
     /// another core's memory or registers. The machine performs `access`,
     /// puts its [`Answer`] in [`Core::answer`], and runs the core again.
     Remote { access: RemoteAccess, pc: u32 },
-    /// WAND executed: the machine completes the barrier when every core of
-    /// the group has.
+    /// WAND set this core's STATUS.WAND flag: the machine completes the
+    /// barrier if every core of the group has it set.
     Wand,
     /// SYNC executed: the machine raises SYNC in every core of the group.
     Sync,
@@ -213,6 +226,9 @@ impl Core {
                 cols: 1,
             },
             answer: None,
+            dma: Dma::new(DmaParams::DEFAULT),
+            dma_error: None,
+            timer_at: 0,
         }
     }
 
@@ -289,6 +305,7 @@ impl Core {
                 memoise,
                 chip,
                 answer,
+                timer_at,
                 ..
             } = self;
             let mut bus = CoreBus::<REC> {
@@ -392,11 +409,17 @@ impl Core {
                             first_cycle: cycle0 + retired,
                             limit,
                             timers,
+                            timer_at: &mut *timer_at,
                         },
                         &mut now,
                     )
                 };
                 retired += done as u64;
+                if !timers {
+                    // Nothing counted: a timer enabled by this block
+                    // counts from here.
+                    *timer_at = now;
+                }
                 if last == Some(Step::Stall) {
                     // The instruction at `pc` needs the machine; the ones
                     // before it ran.
@@ -488,6 +511,7 @@ impl Core {
         tick_timers(&mut self.state, &ev);
         self.stats.cycles += wait;
         self.stats.idle += wait;
+        self.timer_at = self.stats.cycles;
         self.pipe.skip_to(self.stats.cycles);
         if self.wake() {
             let (cycle, pc) = (self.stats.cycles, self.state.pc);
@@ -507,25 +531,47 @@ impl Core {
         &mut self,
         shared: &mut Shared<'_>,
         access: RemoteAccess,
+        now: u64,
     ) -> Result<u64, MemFault> {
-        let addr = self.id.global_base() | (access.addr & 0xF_FFFF);
+        let off = access.addr & 0xF_FFFF;
+        if (DMA_BASE..DMA_BASE + 0x40).contains(&off) {
+            return self.dma_register(access, now);
+        }
+        let len = access.size.bytes();
         let (s, mut bus) = self.bus(shared);
-        let result = match access.kind {
-            RemoteKind::Load => match bus.load(s, addr, access.size) {
-                Access::Ready(v) => Ok(v),
-                Access::Fault(f) => Err(f),
-                _ => Err(MemFault::Unmapped),
-            },
-            RemoteKind::Store(v) => match bus.store(s, addr, access.size, v) {
-                Access::Ready(()) => Ok(0),
-                Access::Fault(f) => Err(f),
-                _ => Err(MemFault::Unmapped),
-            },
-            RemoteKind::TestSet(v) => match bus.testset(s, addr, v) {
-                Access::Ready(old) => Ok(u64::from(old)),
-                Access::Fault(f) => Err(f),
-                _ => Err(MemFault::Unmapped),
-            },
+        let result = if bus.sram.contains(off, len) {
+            match access.kind {
+                RemoteKind::Load => Ok(bus.sram.read(off, len)),
+                RemoteKind::Store(v) => {
+                    bus.sram.write(off, len, v);
+                    Ok(0)
+                }
+                RemoteKind::TestSet(v) => {
+                    let old = bus.sram.read(off, 4);
+                    if old == 0 {
+                        bus.sram.write(off, 4, u64::from(v));
+                    }
+                    Ok(old)
+                }
+            }
+        } else if (MMR_BASE..MMR_END).contains(&off) {
+            match access.kind {
+                _ if access.size != Size::Word => Err(MemFault::Protected),
+                RemoteKind::Load => bus
+                    .mmr_read(s, off)
+                    .map(u64::from)
+                    .ok_or(MemFault::Unmapped),
+                RemoteKind::Store(v) => {
+                    if bus.mmr_write(s, off, v as u32) {
+                        Ok(0)
+                    } else {
+                        Err(MemFault::Unmapped)
+                    }
+                }
+                RemoteKind::TestSet(_) => Err(MemFault::Protected),
+            }
+        } else {
+            Err(MemFault::Unmapped)
         };
         if bus.halt_requested {
             self.run = RunState::Halted;
@@ -537,6 +583,51 @@ impl Core {
             self.run = RunState::Running;
         }
         result
+    }
+
+    /// The cycle the instruction at the PC would issue in (timed mode), for
+    /// an instruction waiting on the machine: the pipeline is left as it
+    /// was.
+    pub fn probe_issue(&mut self, shared: &mut Shared<'_>) -> u64 {
+        let pc = self.state.pc;
+        let word = {
+            let (_, bus) = self.bus(shared);
+            instruction_word(&bus, pc)
+        };
+        let d = decode(word);
+        let timing = crate::timing::Timing::of(&d.op.deps(), d.op.class());
+        self.pipe.set_rounding(self.state.config);
+        let issue = self.pipe.issue(&timing, pc, u32::from(d.len));
+        self.pipe.unissue();
+        issue.cycle
+    }
+
+    /// An access to a DMA register at cycle `now`: word accesses only.
+    fn dma_register(&mut self, access: RemoteAccess, now: u64) -> Result<u64, MemFault> {
+        if access.size != Size::Word {
+            return Err(MemFault::Protected);
+        }
+        let off = (access.addr & 0xF_FFFF) - DMA_BASE;
+        match access.kind {
+            RemoteKind::Load => Ok(u64::from(self.dma.read_reg(off))),
+            RemoteKind::Store(v) => {
+                let effect = self.dma.write_reg(now, off, v as u32, &self.sram);
+                self.dma_effect(effect);
+                Ok(0)
+            }
+            RemoteKind::TestSet(_) => Err(MemFault::Protected),
+        }
+    }
+
+    /// Acts on what the DMA engine reports: completion interrupts; an
+    /// error is kept for the machine to report.
+    pub fn dma_effect(&mut self, effect: DmaEffect) {
+        if let Some(n) = effect.irq() {
+            self.state.ilat |= 1 << n;
+        }
+        if let Some(e) = effect.error {
+            self.dma_error.get_or_insert(e);
+        }
     }
 
     /// A sleeping core woken at `cycle` by another agent: the time until
@@ -554,6 +645,7 @@ impl Core {
                 tick_timers(&mut self.state, &ev);
             }
             self.stats.cycles = cycle;
+            self.timer_at = cycle;
             self.pipe.skip_to(cycle);
         }
     }
@@ -692,9 +784,11 @@ fn settle<const REC: bool>(
             *run = RunState::Halted;
             return Some(CoreExit::Breakpoint { pc });
         }
-        Step::Wand => {
+        Step::Wand { rose } => {
             s.pc = fallthrough(s, pc, len);
-            return Some(CoreExit::Wand);
+            if rose {
+                return Some(CoreExit::Wand);
+            }
         }
         Step::Sync => {
             s.pc = fallthrough(s, pc, len);
@@ -720,7 +814,7 @@ fn build_block<const REC: bool>(
     if pc & 1 != 0 {
         return Err(MemFault::Unaligned);
     }
-    let (mem, start) = match bus.place(pc, 2) {
+    let (mem, start) = match bus.place_local(pc, 2) {
         Place::Sram(off) => (&mut *bus.sram, off),
         Place::Dram(off) => (&mut *bus.dram, off),
         _ => return Err(MemFault::Unmapped),
@@ -751,7 +845,7 @@ fn build_block<const REC: bool>(
 
 /// The instruction word at `pc` for diagnostics (0 if unreadable).
 fn instruction_word<const REC: bool>(bus: &CoreBus<'_, REC>, pc: u32) -> u32 {
-    match bus.place(pc, 2) {
+    match bus.place_local(pc, 2) {
         Place::Sram(off) => bus.sram.word_for_decode(off),
         Place::Dram(off) => bus.dram.word_for_decode(off),
         _ => 0,

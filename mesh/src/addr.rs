@@ -1,0 +1,535 @@
+//! Mesh coordinates, the chip's geometry and address classification.
+//!
+//! Model decisions owned here:
+//! * which addresses are on the chip, which leave it through the eLink and
+//!   which leave through an edge with nothing attached (isa.md §4.2, §4.4);
+//! * the XY route (isa.md §7.2): column first, then row; rows grow south,
+//!   columns east; a destination outside the chip leaves at the edge in the
+//!   routing direction;
+//! * where the eLink meets the mesh: every router on the eLink's side has a
+//!   port into it, and traffic coming in enters at the edge router in the
+//!   destination's row (East/West link) or column (North/South link).
+//!
+//! Whether an address is *local* (top 12 bits zero, isa.md §4.1) is the
+//! caller's business: [`Geometry::classify`] treats every address as global.
+
+use std::fmt;
+
+/// Mesh coordinates of a node: `row` and `col` are 6-bit absolute mesh
+/// coordinates, as in address bits `[31:26]` and `[25:20]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId {
+    pub row: u32,
+    pub col: u32,
+}
+
+impl NodeId {
+    pub const fn new(row: u32, col: u32) -> NodeId {
+        NodeId { row, col }
+    }
+
+    /// The node a global address names: `row = addr[31:26]`,
+    /// `col = addr[25:20]`.
+    pub const fn from_addr(addr: u32) -> NodeId {
+        NodeId {
+            row: addr >> 26,
+            col: (addr >> 20) & 0x3f,
+        }
+    }
+
+    /// The node with this 12-bit core id (`row << 6 | col`).
+    pub const fn from_bits(coreid: u32) -> NodeId {
+        NodeId {
+            row: (coreid >> 6) & 0x3f,
+            col: coreid & 0x3f,
+        }
+    }
+
+    /// The 12-bit core id, `row << 6 | col` (the top 12 bits of the node's
+    /// global addresses).
+    pub const fn bits(self) -> u32 {
+        ((self.row & 0x3f) << 6) | (self.col & 0x3f)
+    }
+
+    /// The global address of `offset` (low 20 bits) in this node.
+    pub const fn addr(self, offset: u32) -> u32 {
+        (self.bits() << 20) | (offset & 0xf_ffff)
+    }
+
+    /// Manhattan distance: the number of router-to-router hops of the XY
+    /// route between two nodes.
+    pub const fn hops(self, other: NodeId) -> u32 {
+        self.row.abs_diff(other.row) + self.col.abs_diff(other.col)
+    }
+}
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "({},{}) {:#05x}", self.row, self.col, self.bits())
+    }
+}
+
+/// An edge of the chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Side {
+    North,
+    East,
+    South,
+    West,
+}
+
+impl Side {
+    /// The router port that faces this edge.
+    pub const fn dir(self) -> Dir {
+        match self {
+            Side::North => Dir::North,
+            Side::East => Dir::East,
+            Side::South => Dir::South,
+            Side::West => Dir::West,
+        }
+    }
+}
+
+/// A router port: the four neighbour links and the node's own port.
+/// As an output, `Local` is the ejection into the node; as an input, the
+/// injection from the node's network interface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Dir {
+    North,
+    East,
+    South,
+    West,
+    Local,
+}
+
+impl Dir {
+    /// All ports, in the order round-robin arbiters scan them.
+    pub const ALL: [Dir; 5] = [Dir::North, Dir::East, Dir::South, Dir::West, Dir::Local];
+
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The port a packet leaving through `self` enters the neighbour by.
+    pub const fn opposite(self) -> Dir {
+        match self {
+            Dir::North => Dir::South,
+            Dir::East => Dir::West,
+            Dir::South => Dir::North,
+            Dir::West => Dir::East,
+            Dir::Local => Dir::Local,
+        }
+    }
+}
+
+/// Whether `addr` is local to the core that issues it (top 12 bits zero,
+/// isa.md §4.1). Such an address never reaches the mesh.
+pub const fn is_local(addr: u32) -> bool {
+    addr >> 20 == 0
+}
+
+/// Where a global address goes, relative to a chip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A node of this chip, and the offset inside its 1 MB window.
+    Core { node: NodeId, offset: u32 },
+    /// Off the chip through the eLink (e.g. the Parallella's DRAM at
+    /// 0x8E000000).
+    External(u32),
+    /// Off the chip through an edge with no eLink: nothing would answer
+    /// (isa.md §4.4). The mesh refuses such packets.
+    Unroutable { addr: u32, exit: Side },
+}
+
+impl Target {
+    /// Whether a packet to this target can be delivered.
+    pub const fn is_routable(&self) -> bool {
+        !matches!(self, Target::Unroutable { .. })
+    }
+}
+
+/// One output link used by a route: the packet leaves `node` through
+/// `dir` (`Dir::Local`: it is delivered to `node`; the eLink side's
+/// direction at the edge: into the eLink).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Link {
+    pub node: NodeId,
+    pub dir: Dir,
+}
+
+/// The chip: a `rows` × `cols` block of the 64 × 64 mesh coordinate space
+/// whose north-west node is (`first_row`, `first_col`), and the edge its
+/// off-chip link is wired on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    pub first_row: u32,
+    pub first_col: u32,
+    pub rows: u32,
+    pub cols: u32,
+    /// The edge whose eLink is connected (on a Parallella: East, to the
+    /// FPGA and DRAM). `None`: nothing is connected, every off-chip
+    /// address is unroutable.
+    pub elink: Option<Side>,
+}
+
+/// Why a geometry cannot be simulated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeometryError {
+    /// No rows or no columns.
+    Empty,
+    /// The chip does not fit in the 64 × 64 coordinate space.
+    OutsideGrid {
+        first_row: u32,
+        first_col: u32,
+        rows: u32,
+        cols: u32,
+    },
+}
+
+impl fmt::Display for GeometryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GeometryError::Empty => write!(f, "the chip has no nodes"),
+            GeometryError::OutsideGrid {
+                first_row,
+                first_col,
+                rows,
+                cols,
+            } => write!(
+                f,
+                "a {rows}x{cols} chip at row {first_row}, column {first_col} \
+                 does not fit in the 64x64 mesh"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GeometryError {}
+
+impl Default for Geometry {
+    fn default() -> Geometry {
+        Geometry::E16G301
+    }
+}
+
+impl Geometry {
+    /// The Parallella-16's E16G301: rows 32-35, columns 8-11, east eLink
+    /// to the FPGA (isa.md §4.3).
+    pub const E16G301: Geometry = Geometry {
+        first_row: 32,
+        first_col: 8,
+        rows: 4,
+        cols: 4,
+        elink: Some(Side::East),
+    };
+
+    /// The Parallella-64's E64G401: rows 32-39, columns 8-15, east eLink.
+    pub const E64G401: Geometry = Geometry {
+        first_row: 32,
+        first_col: 8,
+        rows: 8,
+        cols: 8,
+        elink: Some(Side::East),
+    };
+
+    pub const fn new(
+        first_row: u32,
+        first_col: u32,
+        rows: u32,
+        cols: u32,
+        elink: Option<Side>,
+    ) -> Geometry {
+        Geometry {
+            first_row,
+            first_col,
+            rows,
+            cols,
+            elink,
+        }
+    }
+
+    /// Checks that the chip is non-empty and fits in the 64 × 64 grid.
+    pub fn validate(&self) -> Result<(), GeometryError> {
+        if self.rows == 0 || self.cols == 0 {
+            return Err(GeometryError::Empty);
+        }
+        let fits = |first: u32, n: u32| first.checked_add(n).is_some_and(|end| end <= 64);
+        if !fits(self.first_row, self.rows) || !fits(self.first_col, self.cols) {
+            return Err(GeometryError::OutsideGrid {
+                first_row: self.first_row,
+                first_col: self.first_col,
+                rows: self.rows,
+                cols: self.cols,
+            });
+        }
+        Ok(())
+    }
+
+    /// Number of nodes.
+    pub const fn len(&self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.rows == 0 || self.cols == 0
+    }
+
+    pub const fn last_row(&self) -> u32 {
+        self.first_row + self.rows - 1
+    }
+
+    pub const fn last_col(&self) -> u32 {
+        self.first_col + self.cols - 1
+    }
+
+    /// Whether `node` is one of the chip's nodes.
+    pub const fn contains(&self, node: NodeId) -> bool {
+        node.row >= self.first_row
+            && node.row - self.first_row < self.rows
+            && node.col >= self.first_col
+            && node.col - self.first_col < self.cols
+    }
+
+    /// The node's index in row-major order (0 = north-west), if it is on
+    /// the chip. Statistics and tie orders use this order.
+    pub const fn index(&self, node: NodeId) -> Option<usize> {
+        if self.contains(node) {
+            Some(
+                (node.row - self.first_row) as usize * self.cols as usize
+                    + (node.col - self.first_col) as usize,
+            )
+        } else {
+            None
+        }
+    }
+
+    /// The node with row-major index `i`, if there is one.
+    pub const fn node(&self, i: usize) -> Option<NodeId> {
+        if i < self.len() {
+            Some(NodeId {
+                row: self.first_row + (i / self.cols as usize) as u32,
+                col: self.first_col + (i % self.cols as usize) as u32,
+            })
+        } else {
+            None
+        }
+    }
+
+    /// Every node, in row-major order.
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.len()).filter_map(|i| self.node(i))
+    }
+
+    /// The edge an address leaves the chip through, or `None` if it names
+    /// a node of the chip. XY routing decides: a column outside the chip
+    /// leaves east or west whatever the row; a column inside the chip with
+    /// a row outside leaves north or south. Independent of the source.
+    pub const fn exit_side(&self, addr: u32) -> Option<Side> {
+        let n = NodeId::from_addr(addr);
+        if n.col > self.last_col() {
+            Some(Side::East)
+        } else if n.col < self.first_col {
+            Some(Side::West)
+        } else if n.row < self.first_row {
+            Some(Side::North)
+        } else if n.row > self.last_row() {
+            Some(Side::South)
+        } else {
+            None
+        }
+    }
+
+    /// Classifies a global address (isa.md §4.2, §4.4).
+    pub const fn classify(&self, addr: u32) -> Target {
+        match self.exit_side(addr) {
+            None => Target::Core {
+                node: NodeId::from_addr(addr),
+                offset: addr & 0xf_ffff,
+            },
+            Some(exit) => match self.elink {
+                Some(side) if side as u8 == exit as u8 => Target::External(addr),
+                _ => Target::Unroutable { addr, exit },
+            },
+        }
+    }
+
+    /// The position of an edge router along the eLink's edge: its row
+    /// offset for an East/West link, its column offset for North/South.
+    pub(crate) const fn lane(&self, side: Side, node: NodeId) -> u32 {
+        match side {
+            Side::East | Side::West => node.row - self.first_row,
+            Side::North | Side::South => node.col - self.first_col,
+        }
+    }
+
+    /// Number of edge routers along an edge.
+    pub(crate) const fn lanes(&self, side: Side) -> u32 {
+        match side {
+            Side::East | Side::West => self.rows,
+            Side::North | Side::South => self.cols,
+        }
+    }
+
+    /// The edge router on `side` in `node`'s row (East/West) or column
+    /// (North/South).
+    pub(crate) const fn edge_router(&self, side: Side, node: NodeId) -> NodeId {
+        match side {
+            Side::East => NodeId::new(node.row, self.last_col()),
+            Side::West => NodeId::new(node.row, self.first_col),
+            Side::North => NodeId::new(self.first_row, node.col),
+            Side::South => NodeId::new(self.last_row(), node.col),
+        }
+    }
+
+    /// Where packets coming in from the eLink for `dst` enter the mesh:
+    /// the eLink-side edge router in `dst`'s row (or column). `None` if
+    /// `dst` is not on the chip or there is no eLink.
+    pub fn elink_entry(&self, dst: NodeId) -> Option<NodeId> {
+        match self.elink {
+            Some(side) if self.contains(dst) => Some(self.edge_router(side, dst)),
+            _ => None,
+        }
+    }
+
+    /// The on-chip router at which a packet at `at` for off-chip `addr`
+    /// leaves the chip: XY routing goes to the destination column first
+    /// (clamped to the chip), then to the destination row (clamped).
+    pub(crate) const fn exit_router(&self, at: NodeId, addr: u32) -> NodeId {
+        let d = NodeId::from_addr(addr);
+        let col = clamp(d.col, self.first_col, self.last_col());
+        if col != d.col {
+            // Leaves east or west along the current row.
+            NodeId::new(at.row, col)
+        } else {
+            NodeId::new(clamp(d.row, self.first_row, self.last_row()), col)
+        }
+    }
+
+    /// The XY route (isa.md §7.2) of a packet injected at `src` for `addr`:
+    /// the output link taken at every router, column moves first, ending
+    /// with `Dir::Local` at the destination, or with the eLink side's
+    /// direction at the edge router for an external address.
+    pub fn route(&self, src: NodeId, addr: u32) -> Result<Vec<Link>, Target> {
+        let target = self.classify(addr);
+        if !self.contains(src) || !target.is_routable() {
+            return Err(target);
+        }
+        let d = NodeId::from_addr(addr);
+        let mut at = src;
+        let mut links = Vec::new();
+        loop {
+            let dir = xy_step(at, d);
+            links.push(Link { node: at, dir });
+            let next = match dir {
+                Dir::Local => return Ok(links),
+                Dir::East => NodeId::new(at.row, at.col + 1),
+                Dir::West => NodeId::new(at.row, at.col.wrapping_sub(1)),
+                Dir::North => NodeId::new(at.row.wrapping_sub(1), at.col),
+                Dir::South => NodeId::new(at.row + 1, at.col),
+            };
+            if !self.contains(next) {
+                // Into the eLink (the classification says it is wired).
+                return Ok(links);
+            }
+            at = next;
+        }
+    }
+}
+
+const fn clamp(v: u32, lo: u32, hi: u32) -> u32 {
+    if v < lo {
+        lo
+    } else if v > hi {
+        hi
+    } else {
+        v
+    }
+}
+
+/// The XY routing rule of isa.md §7.2 at router `at` for destination `d`.
+#[inline(always)]
+pub(crate) const fn xy_step(at: NodeId, d: NodeId) -> Dir {
+    if d.col > at.col {
+        Dir::East
+    } else if d.col < at.col {
+        Dir::West
+    } else if d.row < at.row {
+        Dir::North
+    } else if d.row > at.row {
+        Dir::South
+    } else {
+        Dir::Local
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_ids_and_addresses() {
+        let n = NodeId::from_addr(0x8CB0_1234);
+        assert_eq!(n, NodeId::new(35, 11));
+        assert_eq!(n.bits(), 0x8CB);
+        assert_eq!(n.addr(0x1234), 0x8CB0_1234);
+        assert_eq!(NodeId::from_bits(0x808), NodeId::new(32, 8));
+        assert_eq!(NodeId::new(32, 8).hops(NodeId::new(35, 11)), 6);
+    }
+
+    #[test]
+    fn classification_on_the_parallella() {
+        let g = Geometry::E16G301;
+        assert_eq!(
+            g.classify(0x8090_7000),
+            Target::Core {
+                node: NodeId::new(32, 9),
+                offset: 0x7000
+            }
+        );
+        assert_eq!(g.classify(0x8E00_0000), Target::External(0x8E00_0000));
+        assert_eq!(g.classify(0x8F00_0010), Target::External(0x8F00_0010));
+        // Column 0: west edge, not wired.
+        assert_eq!(
+            g.classify(0x8000_0000),
+            Target::Unroutable {
+                addr: 0x8000_0000,
+                exit: Side::West
+            }
+        );
+        // Column 8 (inside), row 36 (south of the chip).
+        assert_eq!(
+            g.classify(0x9080_0000),
+            Target::Unroutable {
+                addr: 0x9080_0000,
+                exit: Side::South
+            }
+        );
+        assert!(is_local(0x7ff0));
+        assert!(!is_local(0x8080_0000));
+    }
+
+    #[test]
+    fn validation() {
+        assert!(Geometry::E16G301.validate().is_ok());
+        assert!(Geometry::new(0, 0, 64, 64, None).validate().is_ok());
+        assert_eq!(
+            Geometry::new(0, 0, 0, 4, None).validate(),
+            Err(GeometryError::Empty)
+        );
+        assert!(Geometry::new(60, 0, 5, 4, None).validate().is_err());
+        assert!(Geometry::new(u32::MAX, 0, 5, 4, None).validate().is_err());
+    }
+
+    #[test]
+    fn index_order_is_row_major() {
+        let g = Geometry::E16G301;
+        let nodes: Vec<_> = g.nodes().collect();
+        assert_eq!(nodes.len(), 16);
+        assert_eq!(nodes[1], NodeId::new(32, 9));
+        assert_eq!(nodes[4], NodeId::new(33, 8));
+        for (i, n) in nodes.iter().enumerate() {
+            assert_eq!(g.index(*n), Some(i));
+        }
+        assert_eq!(g.index(NodeId::new(36, 8)), None);
+    }
+}

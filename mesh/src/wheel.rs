@@ -1,0 +1,122 @@
+//! Pending wake-ups of the network's agents, by tick.
+//!
+//! A ring of [`SLOTS`] buckets holds the wake-ups of the next `SLOTS` ticks
+//! (every hop, link and eLink delay of the default parameters is shorter),
+//! a heap the later ones. Finding the next tick with work scans at most the
+//! ring; with nothing pending it answers at once, so quiet time is free.
+//! Entries carry no ordering meaning within a tick: the engine's phases
+//! decide the order, and visiting agents of one phase in any order gives
+//! the same result.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+pub(crate) const SLOTS: u64 = 64;
+const MASK: u64 = SLOTS - 1;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Wheel {
+    slots: Vec<Vec<u32>>,
+    /// Entries in `slots`.
+    count: usize,
+    far: BinaryHeap<Reverse<(u64, u32)>>,
+    /// The tick being (or last) simulated: every entry is later.
+    cur: u64,
+}
+
+impl Wheel {
+    pub(crate) fn new() -> Wheel {
+        Wheel {
+            slots: vec![Vec::new(); SLOTS as usize],
+            count: 0,
+            far: BinaryHeap::new(),
+            cur: 0,
+        }
+    }
+
+    /// The tick being, or last, simulated.
+    pub(crate) fn cur(&self) -> u64 {
+        self.cur
+    }
+
+    /// Wakes `entry` at tick `at` (later than `cur`).
+    #[inline]
+    pub(crate) fn push(&mut self, at: u64, entry: u32) {
+        debug_assert!(at > self.cur, "invariant: wake-ups are in the future");
+        if at - self.cur < SLOTS {
+            self.slots[(at & MASK) as usize].push(entry);
+            self.count += 1;
+        } else {
+            self.far.push(Reverse((at, entry)));
+        }
+    }
+
+    /// The earliest tick with a wake-up, or `u64::MAX`.
+    pub(crate) fn next(&self) -> u64 {
+        let far = self.far.peek().map_or(u64::MAX, |Reverse((at, _))| *at);
+        if self.count > 0 {
+            for d in 1..SLOTS {
+                let at = self.cur + d;
+                if at >= far {
+                    break;
+                }
+                if !self.slots[(at & MASK) as usize].is_empty() {
+                    return at;
+                }
+            }
+        }
+        far
+    }
+
+    /// Makes `at` (the result of [`Wheel::next`]) the current tick and
+    /// moves its wake-ups into `due`.
+    pub(crate) fn take(&mut self, at: u64, due: &mut Vec<u32>) {
+        self.cur = at;
+        let slot = &mut self.slots[(at & MASK) as usize];
+        self.count -= slot.len();
+        due.append(slot);
+        while let Some(&Reverse((t, e))) = self.far.peek() {
+            if t != at {
+                break;
+            }
+            self.far.pop();
+            due.push(e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn near_and_far_wake_ups_come_out_by_tick() {
+        let mut w = Wheel::new();
+        assert_eq!(w.next(), u64::MAX);
+        w.push(5, 1);
+        w.push(200, 2);
+        w.push(5, 3);
+        w.push(63, 4);
+        let mut due = Vec::new();
+        assert_eq!(w.next(), 5);
+        w.take(5, &mut due);
+        assert_eq!(due, [1, 3]);
+        due.clear();
+        w.push(68, 5); // 63 ahead of 5: still in the ring
+        w.push(69, 6); // 64 ahead: the heap
+        assert_eq!(w.next(), 63);
+        w.take(63, &mut due);
+        assert_eq!(due, [4]);
+        due.clear();
+        assert_eq!(w.next(), 68);
+        w.take(68, &mut due);
+        assert_eq!(w.next(), 69);
+        w.take(69, &mut due);
+        assert_eq!(due, [5, 6]);
+        assert_eq!(w.next(), 200);
+        due.clear();
+        w.take(200, &mut due);
+        assert_eq!(due, [2]);
+        assert_eq!(w.next(), u64::MAX);
+    }
+}

@@ -1,0 +1,687 @@
+//! The exact scheduler of timed mode: cores, their DMA engines and the mesh
+//! advance in strict order of simulated time, and each core runs ahead on
+//! its own only as far as nothing else can reach it.
+//!
+//! Model decisions owned here:
+//! * **What the agents are.** Each core; each core's DMA engine; the
+//!   mesh, which moves packets between nodes (`epsim_mesh`). Every
+//!   interaction between cores is a packet: a remote store or register
+//!   write is a posted write, a remote load or TESTSET a read request
+//!   answered by a read response, a DMA element move to or from another
+//!   core the same. The WAND and SYNC wires reach every core of the group
+//!   [`WIRE_LATENCY`] cycles after the last core raises them.
+//! * **When things happen, and in which order.** A core's instruction acts
+//!   at its issue cycle. In one cycle: packets arriving at a core are
+//!   applied first (an incoming mesh access has priority at the SRAM
+//!   banks), then the core's instructions, then its DMA engine (lowest
+//!   priority). Agents at the same time and rank go in row-major core
+//!   order.
+//! * **How far a core may run alone.** A core runs up to its *horizon*:
+//!   the first cycle in which something could reach it — a packet already
+//!   in flight to it (the mesh's bound), a delivery due, its own DMA
+//!   engine's next move, or a packet another agent could still inject
+//!   (that agent's earliest action plus the minimum latency, at least one
+//!   cycle). Before then nothing but the core itself can change what it
+//!   sees, so running it alone gives exactly what strict cycle-by-cycle
+//!   order gives; the `strict` switch, which lets every core run at most
+//!   one cycle at a time, exists to prove it (sim/tests/multicore.rs).
+//! * **Remote accesses.** A core's access to another core stops it before
+//!   the instruction. The scheduler finds the cycle it would issue in,
+//!   and when that cycle is the earliest action of all, injects the packet
+//!   (retrying a cycle later while the node's queue is full). A store is
+//!   posted: the core resumes at once (the instruction waits only as long
+//!   as the queue was full). A load waits for the response; the
+//!   instruction then executes again with the data, which becomes ready
+//!   [`Params::remote_read_extra`] cycles after the response arrives.
+//!
+//! External DRAM is not yet reached through the mesh: cores and DMA
+//! engines access it directly, with the per-core eLink model of
+//! `crate::timing` (shared eLink contention is not modelled yet).
+
+use std::collections::VecDeque;
+
+use epsim_dma::{MoveOutcome, Source};
+use epsim_isa::state::irq;
+use epsim_isa::{MemFault, Size};
+use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
+
+use crate::config::CoreId;
+use crate::core::{Answer, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
+use crate::machine::{Machine, StopReason};
+use crate::timing::idle_wakeup;
+
+/// Cycles from the last core's WAND (or any core's SYNC) to the interrupt
+/// at every core of the group.
+pub const WIRE_LATENCY: u64 = 1;
+
+/// Cycles a core runs at most before the scheduler looks again, when
+/// nothing else can reach it.
+const BATCH: u64 = 1 << 20;
+
+/// What a core is waiting for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wait {
+    Nothing,
+    /// The instruction at the PC issues at `issue` and needs `access`,
+    /// which goes out at `at` (later than `issue` while the node's queue
+    /// is full).
+    Emit {
+        access: RemoteAccess,
+        issue: u64,
+        at: u64,
+    },
+    /// A read request went out; the instruction issued at `issue` waits
+    /// for the response.
+    Response {
+        access: RemoteAccess,
+        issue: u64,
+    },
+}
+
+/// What a packet in flight carries (the mesh moves only its tag).
+#[derive(Clone, Copy, Debug)]
+enum Payload {
+    /// A write from core `from` (a store, a DMA element, a register
+    /// write); `message` raises the message interrupt at the destination
+    /// with it.
+    Write { access: RemoteAccess, message: bool },
+    /// A read for core `from`'s instruction or for its DMA channel `dma`
+    /// (the response is written at `dst`).
+    ReadRequest {
+        from: usize,
+        access: RemoteAccess,
+        dma: Option<(u8, u32)>,
+    },
+    /// The data for core `to`.
+    ReadResponse {
+        value: Result<u64, MemFault>,
+        dma: Option<(u8, u32, Size)>,
+    },
+}
+
+/// Something due at a core at a cycle.
+#[derive(Clone, Copy, Debug)]
+enum Delivery {
+    Packet(Payload),
+    /// The WAND or SYNC interrupt.
+    Wire(u32),
+}
+
+/// The scheduler's view of one core.
+#[derive(Clone, Debug)]
+struct Agent {
+    wait: Wait,
+    /// Deliveries due, in time order.
+    inbox: VecDeque<(u64, Delivery)>,
+    /// The DMA engine's refused move: retry at this cycle.
+    dma_retry: Option<u64>,
+}
+
+/// The timed scheduler's state: the mesh, what each core waits for, and
+/// the packets in flight.
+pub struct Timed {
+    pub mesh: Mesh,
+    agents: Vec<Agent>,
+    /// Payloads by tag (the tag is the index); free slots are reused.
+    payloads: Vec<Option<Payload>>,
+    free: Vec<u64>,
+    arrivals: Vec<Arrival>,
+    /// Minimum cycles from any agent's action to its effect on a core.
+    lookahead: u64,
+    /// Every core runs at most one cycle at a time (the reference order).
+    pub strict: bool,
+    /// Cores outside the group with deliveries due.
+    outside: std::collections::BTreeSet<usize>,
+}
+
+/// Why an agent is next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Rank {
+    Delivery = 0,
+    Core = 1,
+    Dma = 2,
+}
+
+impl Timed {
+    pub fn new(m: &Machine) -> Timed {
+        let c = &m.config;
+        let geometry = Geometry {
+            first_row: c.first_row,
+            first_col: c.first_col,
+            rows: c.rows,
+            cols: c.cols,
+            elink: Some(Side::East),
+        };
+        let mesh = Mesh::new(geometry, epsim_mesh::Params::DEFAULT)
+            .expect("invariant: a validated configuration is a valid mesh");
+        let agent = Agent {
+            wait: Wait::Nothing,
+            inbox: VecDeque::new(),
+            dma_retry: None,
+        };
+        Timed {
+            mesh,
+            agents: vec![agent; m.cores.len()],
+            payloads: Vec::new(),
+            free: Vec::new(),
+            arrivals: Vec::new(),
+            lookahead: WIRE_LATENCY.max(1),
+            strict: false,
+            outside: std::collections::BTreeSet::new(),
+        }
+    }
+
+    fn tag(&mut self, p: Payload) -> u64 {
+        match self.free.pop() {
+            Some(t) => {
+                self.payloads[t as usize] = Some(p);
+                t
+            }
+            None => {
+                self.payloads.push(Some(p));
+                (self.payloads.len() - 1) as u64
+            }
+        }
+    }
+
+    fn untag(&mut self, tag: u64) -> Option<Payload> {
+        let p = self.payloads.get_mut(tag as usize)?.take();
+        if p.is_some() {
+            self.free.push(tag);
+        }
+        p
+    }
+}
+
+/// The node of a core.
+fn node(id: CoreId) -> NodeId {
+    NodeId::new(id.row, id.col)
+}
+
+fn size_of(bytes: u8) -> Size {
+    match bytes {
+        1 => Size::Byte,
+        2 => Size::Half,
+        4 => Size::Word,
+        _ => Size::Double,
+    }
+}
+
+impl Machine {
+    /// When core `i` acts next on its own (`u64::MAX`: only a delivery can
+    /// make it), and when its DMA engine does.
+    fn earliest(&self, t: &Timed, i: usize) -> (u64, u64) {
+        let core = &self.cores[i];
+        let own = match t.agents[i].wait {
+            Wait::Emit { at, .. } => at,
+            Wait::Response { .. } => u64::MAX,
+            Wait::Nothing => match core.run {
+                RunState::Running => core.stats.cycles,
+                RunState::Idle if core.can_wake() => core.stats.cycles,
+                RunState::Idle => idle_wakeup(&core.state)
+                    .map_or(u64::MAX, |w| core.stats.cycles.saturating_add(w)),
+                RunState::Halted => u64::MAX,
+            },
+        };
+        let dma = match (core.dma.next_ready(), t.agents[i].dma_retry) {
+            (Some(r), Some(x)) => r.max(x),
+            (Some(r), None) => r,
+            _ => u64::MAX,
+        };
+        (own, dma)
+    }
+
+    /// Runs in timed mode until the program ends, faults, or the cycle
+    /// `limit` comes.
+    pub(crate) fn schedule_timed(&mut self, t: &mut Timed, limit: u64) -> StopReason {
+        let group = self.group_indexes().to_vec();
+        let mut own = vec![u64::MAX; self.cores.len()];
+        let mut dma = vec![u64::MAX; self.cores.len()];
+        let mut scan = group.clone();
+        loop {
+            // Every agent's earliest action: the group's cores and any
+            // other core a packet is due at.
+            scan.truncate(group.len());
+            scan.extend(t.outside.iter().copied());
+            let mut next: Option<(u64, Rank, usize)> = None;
+            for &i in &scan {
+                let (o, d) = self.earliest(t, i);
+                own[i] = o;
+                dma[i] = d;
+                let mut consider = |time: u64, rank: Rank| {
+                    if time != u64::MAX && next.is_none_or(|n| (time, rank, i) < n) {
+                        next = Some((time, rank, i));
+                    }
+                };
+                if let Some(&(at, _)) = t.agents[i].inbox.front() {
+                    consider(at, Rank::Delivery);
+                }
+                consider(o, Rank::Core);
+                consider(d, Rank::Dma);
+            }
+            // Nothing can be injected before `frontier`: the mesh may run
+            // up to it (and must, before anything arriving by then is
+            // missed).
+            let frontier = next.map_or(u64::MAX, |n| n.0);
+            if let Some(bound) = t.mesh.earliest_arrival_bound() {
+                if bound <= frontier && bound < limit {
+                    self.advance_mesh(t, bound);
+                    continue;
+                }
+            }
+            let Some((time, rank, i)) = next else {
+                return self.finished();
+            };
+            if time >= limit {
+                self.now = self.now.max(limit);
+                return StopReason::CycleLimit { cycles: limit };
+            }
+            let stop = match rank {
+                Rank::Delivery => self.deliver(t, i),
+                Rank::Dma => self.dma_cycle(t, i, time),
+                Rank::Core => match t.agents[i].wait {
+                    Wait::Emit { access, issue, at } => self.emit(t, i, access, issue, at),
+                    _ => {
+                        // The horizon: the first cycle something else
+                        // could reach this core.
+                        let mut horizon = limit.min(time.saturating_add(BATCH));
+                        if let Some(&(at, _)) = t.agents[i].inbox.front() {
+                            horizon = horizon.min(at);
+                        }
+                        if let Some(b) = t
+                            .mesh
+                            .next_arrival_bound(Dest::Node(node(self.cores[i].id)))
+                        {
+                            horizon = horizon.min(b);
+                        }
+                        horizon = horizon.min(dma[i].saturating_add(1));
+                        // A packet arriving anywhere can make its core act
+                        // (answer a read, wake up) from then on.
+                        if let Some(b) = t.mesh.earliest_arrival_bound() {
+                            horizon = horizon.min(b.saturating_add(t.lookahead));
+                        }
+                        for &k in &scan {
+                            if k != i {
+                                let mut e = own[k].min(dma[k]);
+                                if let Some(&(at, _)) = t.agents[k].inbox.front() {
+                                    e = e.min(at);
+                                }
+                                horizon = horizon.min(e.saturating_add(t.lookahead));
+                            }
+                        }
+                        if t.strict {
+                            horizon = horizon.min(time + 1);
+                        }
+                        self.run_core(t, i, horizon)
+                    }
+                },
+            };
+            if let Some(stop) = stop {
+                return stop;
+            }
+        }
+    }
+
+    /// Advances the mesh to the end of cycle `to`, queueing what arrives.
+    fn advance_mesh(&mut self, t: &mut Timed, to: u64) {
+        let mut arrivals = std::mem::take(&mut t.arrivals);
+        arrivals.clear();
+        t.mesh.advance(to, &mut arrivals);
+        for a in &arrivals {
+            let Some(p) = t.untag(a.tag) else { continue };
+            let Dest::Node(n) = a.to else { continue };
+            let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) else {
+                continue;
+            };
+            t.agents[k].inbox.push_back((a.at, Delivery::Packet(p)));
+            if !self.in_group(k) {
+                t.outside.insert(k);
+            }
+        }
+        t.arrivals = arrivals;
+        self.now = self.now.max(to.min(self.now.max(t.mesh.now())));
+    }
+
+    /// Runs core `i` until `horizon` (exclusive) or until it stops.
+    fn run_core(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<StopReason> {
+        let core = &mut self.cores[i];
+        if core.run == RunState::Idle && !core.can_wake() {
+            // Its timer wakes it now.
+            core.sleep_until_timer();
+            return None;
+        }
+        let start = core.stats.cycles;
+        let budget = horizon.saturating_sub(start).max(1);
+        let mut shared = Shared {
+            dram: &mut self.dram,
+            ext_base: self.config.ext_base,
+        };
+        let exit = core.run(
+            &mut shared,
+            budget,
+            self.config.fault_policy,
+            self.config.mode,
+            self.trace.as_mut(),
+        );
+        self.now = self.now.max(core.stats.cycles);
+        match exit {
+            CoreExit::Remote { access, .. } => {
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let issue = core.probe_issue(&mut shared);
+                t.agents[i].wait = Wait::Emit {
+                    access,
+                    issue,
+                    at: issue,
+                };
+                None
+            }
+            CoreExit::Wand => {
+                self.timed_wand(t, i);
+                None
+            }
+            CoreExit::Sync => {
+                let at = self.cores[i].stats.cycles + WIRE_LATENCY;
+                for g in self.group_indexes().to_vec() {
+                    t.agents[g].inbox.push_back((at, Delivery::Wire(irq::SYNC)));
+                }
+                None
+            }
+            other => self.settle(i, other),
+        }
+    }
+
+    /// A core arrived at the WAND barrier: when that completes it (every
+    /// core of the group has STATUS.WAND set), each gets the WAND
+    /// interrupt.
+    fn timed_wand(&mut self, t: &mut Timed, i: usize) {
+        if self.wand_arrive() {
+            let at = self.cores[i].stats.cycles + WIRE_LATENCY;
+            for g in self.group_indexes().to_vec() {
+                t.agents[g].inbox.push_back((at, Delivery::Wire(irq::WAND)));
+            }
+        }
+    }
+
+    /// Sends core `i`'s access (the instruction issuing at `issue`) at
+    /// cycle `at`: into the mesh, or to its own DMA engine.
+    fn emit(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        issue: u64,
+        at: u64,
+    ) -> Option<StopReason> {
+        let from = self.cores[i].id;
+        let target = CoreId::from_bits(access.addr >> 20);
+        let Some(k) = self.config.core_index(target) else {
+            self.answer(t, i, access, Err(MemFault::Unmapped), 0);
+            return None;
+        };
+        if k == i && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
+            // Its own DMA registers.
+            let mut shared = Shared {
+                dram: &mut self.dram,
+                ext_base: self.config.ext_base,
+            };
+            let value = self.cores[i].serve(&mut shared, access, at);
+            let latency = (at - issue) as u32;
+            self.answer(t, i, access, value, latency);
+            return self.dma_stop(i);
+        }
+        let (kind, payload) = match access.kind {
+            RemoteKind::Store(_) => (
+                Kind::Write,
+                Payload::Write {
+                    access,
+                    message: false,
+                },
+            ),
+            RemoteKind::Load | RemoteKind::TestSet(_) => (
+                Kind::ReadRequest,
+                Payload::ReadRequest {
+                    from: i,
+                    access,
+                    dma: None,
+                },
+            ),
+        };
+        let tag = t.tag(payload);
+        let packet = Packet {
+            tag,
+            kind,
+            src: node(from),
+            dst: access.addr,
+            bytes: access.size.bytes() as u8,
+        };
+        match t.mesh.inject(at, packet) {
+            Ok(()) => match kind {
+                Kind::Write => {
+                    let latency = (at - issue) as u32;
+                    self.answer(t, i, access, Ok(0), latency);
+                }
+                _ => t.agents[i].wait = Wait::Response { access, issue },
+            },
+            Err(InjectError::Full) => {
+                t.untag(tag);
+                t.agents[i].wait = Wait::Emit {
+                    access,
+                    issue,
+                    at: at.max(t.mesh.now()) + 1,
+                };
+            }
+            Err(_) => {
+                t.untag(tag);
+                self.answer(t, i, access, Err(MemFault::Unmapped), 0);
+            }
+        }
+        None
+    }
+
+    /// Gives core `i` the answer to its access; it runs again.
+    fn answer(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        value: Result<u64, MemFault>,
+        latency: u32,
+    ) {
+        t.agents[i].wait = Wait::Nothing;
+        self.cores[i].answer = Some(Answer {
+            addr: access.addr,
+            value,
+            latency,
+        });
+    }
+
+    /// Applies the first delivery due at core `i`.
+    fn deliver(&mut self, t: &mut Timed, i: usize) -> Option<StopReason> {
+        let (at, d) = t.agents[i].inbox.pop_front()?;
+        if t.agents[i].inbox.is_empty() {
+            t.outside.remove(&i);
+        }
+        self.cores[i].catch_up(at);
+        match d {
+            Delivery::Wire(n) => self.cores[i].state.ilat |= 1 << n,
+            Delivery::Packet(Payload::Write { access, message }) => {
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let _ = self.cores[i].serve(&mut shared, access, at);
+                if message {
+                    self.cores[i].state.ilat |= 1 << irq::MESSAGE;
+                }
+                return self.dma_stop(i);
+            }
+            Delivery::Packet(Payload::ReadRequest { from, access, dma }) => {
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let value = self.cores[i].serve(&mut shared, access, at);
+                let requester = self.cores[from].id;
+                let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
+                let tag = t.tag(Payload::ReadResponse { value, dma });
+                let packet = Packet {
+                    tag,
+                    kind: Kind::ReadResponse,
+                    src: node(self.cores[i].id),
+                    dst: requester.global_base(),
+                    bytes: access.size.bytes() as u8,
+                };
+                // (A full response queue is not modelled: responses
+                // always enter.)
+                let at = at.max(t.mesh.now());
+                if t.mesh.inject(at, packet).is_err() {
+                    t.untag(tag);
+                    let payload = Payload::ReadResponse { value, dma };
+                    t.agents[from]
+                        .inbox
+                        .push_back((at + 1, Delivery::Packet(payload)));
+                }
+                return self.dma_stop(i);
+            }
+            Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => match dma {
+                Some((ch, dst, size)) => {
+                    let v = value.unwrap_or(0);
+                    let mut shared = Shared {
+                        dram: &mut self.dram,
+                        ext_base: self.config.ext_base,
+                    };
+                    let core = &mut self.cores[i];
+                    let global = core.id.global_base() | (dst & 0xF_FFFF);
+                    let kind = RemoteKind::Store(v);
+                    let _ = core.serve(
+                        &mut shared,
+                        RemoteAccess {
+                            addr: global,
+                            size,
+                            kind,
+                        },
+                        at,
+                    );
+                    let effect = core.dma.read_returned(at, ch as usize, &core.sram);
+                    core.dma_effect(effect);
+                    return self.dma_stop(i);
+                }
+                None => {
+                    if let Wait::Response { access, issue } = t.agents[i].wait {
+                        let extra = self.cores[i].pipe.params.remote_read_extra;
+                        let latency = (at + extra - issue) as u32;
+                        self.answer(t, i, access, value, latency);
+                    }
+                }
+            },
+        }
+        None
+    }
+
+    /// Core `i`'s DMA engine in cycle `now`: local moves complete at once,
+    /// moves to or from another core go through the mesh (a full queue
+    /// refuses the move until the next cycle).
+    fn dma_cycle(&mut self, t: &mut Timed, i: usize, now: u64) -> Option<StopReason> {
+        t.agents[i].dma_retry = None;
+        while let Some(mv) = self.cores[i].dma.peek(now) {
+            let ch = mv.channel as usize;
+            let size = size_of(mv.size);
+            let me = self.cores[i].id;
+            let remote = |a: u32| a >> 20 != 0 && a >> 20 != me.bits();
+            let chip = self.config.chip();
+            let on_chip = |a: u32| chip.contains(a >> 20);
+            let outcome = match mv.src {
+                Source::Mem(src) if remote(src) && on_chip(src) => {
+                    // A read request; the response is written at dst.
+                    let access = RemoteAccess {
+                        addr: src,
+                        size,
+                        kind: RemoteKind::Load,
+                    };
+                    let tag = t.tag(Payload::ReadRequest {
+                        from: i,
+                        access,
+                        dma: Some((mv.channel, mv.dst)),
+                    });
+                    let packet = Packet {
+                        tag,
+                        kind: Kind::ReadRequest,
+                        src: node(me),
+                        dst: src,
+                        bytes: mv.size,
+                    };
+                    match t.mesh.inject(now, packet) {
+                        Ok(()) => Ok(MoveOutcome::ReadIssued),
+                        Err(e) => {
+                            t.untag(tag);
+                            Err(matches!(e, InjectError::Full).then_some(src))
+                        }
+                    }
+                }
+                _ => {
+                    let value = match mv.src {
+                        Source::Data(v) => Ok(v),
+                        Source::Mem(a) => self.dma_access(i, a, mv.size, None, now).map_err(|_| a),
+                    };
+                    match value {
+                        Err(a) => Err(Some(a)),
+                        Ok(v) if remote(mv.dst) && on_chip(mv.dst) => {
+                            let access = RemoteAccess {
+                                addr: mv.dst,
+                                size,
+                                kind: RemoteKind::Store(v),
+                            };
+                            let tag = t.tag(Payload::Write {
+                                access,
+                                message: mv.message,
+                            });
+                            let packet = Packet {
+                                tag,
+                                kind: Kind::Write,
+                                src: node(me),
+                                dst: mv.dst,
+                                bytes: mv.size,
+                            };
+                            match t.mesh.inject(now, packet) {
+                                Ok(()) => Ok(MoveOutcome::Written),
+                                Err(InjectError::Full) => {
+                                    t.untag(tag);
+                                    Err(None)
+                                }
+                                Err(_) => {
+                                    t.untag(tag);
+                                    Err(Some(mv.dst))
+                                }
+                            }
+                        }
+                        Ok(v) => match self.dma_access(i, mv.dst, mv.size, Some(v), now) {
+                            Ok(_) => Ok(MoveOutcome::Written),
+                            Err(_) => Err(Some(mv.dst)),
+                        },
+                    }
+                }
+            };
+            let core = &mut self.cores[i];
+            let effect = match outcome {
+                Ok(o) => core.dma.commit(now, ch, o, &core.sram),
+                // Refused: the network is busy; the same move next cycle.
+                Err(None) => {
+                    t.agents[i].dma_retry = Some(now + 1);
+                    break;
+                }
+                Err(Some(addr)) => core.dma.fault(ch, addr),
+            };
+            if effect.irq().is_some() {
+                core.catch_up(now);
+            }
+            core.dma_effect(effect);
+            if let Some(stop) = self.dma_stop(i) {
+                return Some(stop);
+            }
+        }
+        None
+    }
+}
