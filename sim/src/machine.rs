@@ -637,6 +637,12 @@ impl Machine {
         }
     }
 
+    /// Timed mode: how many times a core that ran ahead of its safe
+    /// horizon had to go back (a measure of wasted work, not of results).
+    pub fn rollbacks(&self) -> u64 {
+        self.timed.as_ref().map_or(0, |t| t.rollbacks)
+    }
+
     /// Total instructions retired by all cores.
     pub fn instret(&self) -> u64 {
         self.cores.iter().map(|c| c.stats.instret).sum()

@@ -106,6 +106,22 @@ impl CodeMem {
         self.has_code && self.touch(off, data.len() as u32)
     }
 
+    /// Puts back `saved` (a copy of this memory's bytes, the same size)
+    /// where it differs, as writes: decoded code it changes is dropped as
+    /// for any write. A rolled-back core's SRAM.
+    pub fn restore(&mut self, saved: &[u8]) {
+        const CHUNK: usize = 64;
+        let n = self.bytes.len().min(saved.len());
+        let mut o = 0;
+        while o < n {
+            let end = (o + CHUNK).min(n);
+            if self.bytes[o..end] != saved[o..end] {
+                self.write_bytes(o as u32, &saved[o..end]);
+            }
+            o = end;
+        }
+    }
+
     /// The bytes `[off, off + len)` (range checked by the caller).
     pub fn read_bytes(&self, off: u32, len: u32) -> &[u8] {
         &self.bytes[off as usize..(off + len) as usize]

@@ -46,7 +46,7 @@ use epsim_isa::{MemFault, Size};
 use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
 
 use crate::config::CoreId;
-use crate::core::{Answer, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
+use crate::core::{Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
 use crate::machine::{Machine, StopReason};
 use crate::timing::idle_wakeup;
 
@@ -57,6 +57,11 @@ pub const WIRE_LATENCY: u64 = 1;
 /// Cycles a core runs at most before the scheduler looks again, when
 /// nothing else can reach it.
 const BATCH: u64 = 1 << 20;
+
+/// The smallest and largest distance a core may run ahead of its safe
+/// horizon; below the smallest it does not run ahead at all.
+const MIN_WINDOW: u64 = 256;
+const MAX_WINDOW: u64 = 1 << 16;
 
 /// What a core is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,6 +81,9 @@ enum Wait {
         access: RemoteAccess,
         issue: u64,
     },
+    /// The core stopped for the machine (a system call, a barrier, a
+    /// fault...) after running ahead: the machine acts once that is final.
+    Settle(CoreExit),
 }
 
 /// What a packet in flight carries (the mesh moves only its tag).
@@ -115,6 +123,12 @@ struct Agent {
     inbox: VecDeque<(u64, Delivery)>,
     /// The DMA engine's refused move: retry at this cycle.
     dma_retry: Option<u64>,
+    /// Running ahead of its safe horizon: the state to roll back to.
+    speculating: bool,
+    checkpoint: Option<Box<Checkpoint>>,
+    /// How far it may run ahead (grows while speculation pays off,
+    /// shrinks on each roll-back).
+    window: u64,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -130,6 +144,8 @@ pub struct Timed {
     lookahead: u64,
     /// Every core runs at most one cycle at a time (the reference order).
     pub strict: bool,
+    /// Times a core that ran ahead had to go back.
+    pub rollbacks: u64,
     /// Cores outside the group with deliveries due.
     outside: std::collections::BTreeSet<usize>,
 }
@@ -158,6 +174,9 @@ impl Timed {
             wait: Wait::Nothing,
             inbox: VecDeque::new(),
             dma_retry: None,
+            speculating: false,
+            checkpoint: None,
+            window: MIN_WINDOW,
         };
         Timed {
             mesh,
@@ -167,6 +186,7 @@ impl Timed {
             arrivals: Vec::new(),
             lookahead: WIRE_LATENCY.max(1),
             strict: false,
+            rollbacks: 0,
             outside: std::collections::BTreeSet::new(),
         }
     }
@@ -214,6 +234,7 @@ impl Machine {
         let core = &self.cores[i];
         let own = match t.agents[i].wait {
             Wait::Emit { at, .. } => at,
+            Wait::Settle(_) => core.stats.cycles,
             Wait::Response { .. } => u64::MAX,
             Wait::Nothing => match core.run {
                 RunState::Running => core.stats.cycles,
@@ -280,8 +301,19 @@ impl Machine {
                 Rank::Delivery => self.deliver(t, i),
                 Rank::Dma => self.dma_cycle(t, i, time),
                 Rank::Core => match t.agents[i].wait {
-                    Wait::Emit { access, issue, at } => self.emit(t, i, access, issue, at),
+                    Wait::Emit { access, issue, at } => {
+                        // The earliest action of all: what the core did
+                        // before it is final.
+                        self.commit(t, i);
+                        self.emit(t, i, access, issue, at)
+                    }
+                    Wait::Settle(exit) => {
+                        self.commit(t, i);
+                        t.agents[i].wait = Wait::Nothing;
+                        self.after_run(t, i, exit)
+                    }
                     _ => {
+                        self.commit(t, i);
                         // The horizon: the first cycle something else
                         // could reach this core.
                         let mut horizon = limit.min(time.saturating_add(BATCH));
@@ -312,7 +344,21 @@ impl Machine {
                         if t.strict {
                             horizon = horizon.min(time + 1);
                         }
-                        self.run_core(t, i, horizon)
+                        // Where only this core's own choices could be
+                        // undone: deliveries due, packets on their way,
+                        // its DMA engine.
+                        let mut hard = limit.min(time.saturating_add(BATCH));
+                        if let Some(&(at, _)) = t.agents[i].inbox.front() {
+                            hard = hard.min(at);
+                        }
+                        if let Some(b) = t
+                            .mesh
+                            .next_arrival_bound(Dest::Node(node(self.cores[i].id)))
+                        {
+                            hard = hard.min(b);
+                        }
+                        hard = hard.min(dma[i].saturating_add(1));
+                        self.core_turn(t, i, horizon, hard)
                     }
                 },
             };
@@ -344,6 +390,16 @@ impl Machine {
 
     /// Runs core `i` until `horizon` (exclusive) or until it stops.
     fn run_core(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<StopReason> {
+        match self.run_core_raw(t, i, horizon) {
+            Some(exit) => self.after_run(t, i, exit),
+            None => None,
+        }
+    }
+
+    /// Runs core `i` until `horizon`: the exit the machine must act on,
+    /// if any (`None`: the budget ran out, the core sleeps, or it waits to
+    /// send an access to another core).
+    fn run_core_raw(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
         let core = &mut self.cores[i];
         if core.run == RunState::Idle && !core.can_wake() {
             // Its timer wakes it now.
@@ -363,8 +419,8 @@ impl Machine {
             self.config.mode,
             self.trace.as_mut(),
         );
-        self.now = self.now.max(core.stats.cycles);
         match exit {
+            CoreExit::Budget | CoreExit::Idle => None,
             CoreExit::Remote { access, .. } => {
                 let mut shared = Shared {
                     dram: &mut self.dram,
@@ -378,6 +434,15 @@ impl Machine {
                 };
                 None
             }
+            other => Some(other),
+        }
+    }
+
+    /// Acts on what stopped core `i` (other than its budget, sleep or a
+    /// remote access).
+    fn after_run(&mut self, t: &mut Timed, i: usize, exit: CoreExit) -> Option<StopReason> {
+        self.now = self.now.max(self.cores[i].stats.cycles);
+        match exit {
             CoreExit::Wand => {
                 self.timed_wand(t, i);
                 None
@@ -397,6 +462,14 @@ impl Machine {
     /// core of the group has STATUS.WAND set), each gets the WAND
     /// interrupt.
     fn timed_wand(&mut self, t: &mut Timed, i: usize) {
+        // The other flags as they stand at this cycle: not as a core that
+        // ran ahead of it left them.
+        let now = self.cores[i].stats.cycles;
+        for g in self.group_indexes().to_vec() {
+            if g != i && t.agents[g].speculating && self.cores[g].stats.cycles > now {
+                self.roll_back(t, g);
+            }
+        }
         if self.wand_arrive() {
             let at = self.cores[i].stats.cycles + WIRE_LATENCY;
             for g in self.group_indexes().to_vec() {
@@ -500,6 +573,11 @@ impl Machine {
 
     /// Applies the first delivery due at core `i`.
     fn deliver(&mut self, t: &mut Timed, i: usize) -> Option<StopReason> {
+        let at = t.agents[i].inbox.front()?.0;
+        if !self.settle_speculation(t, i, at) {
+            // Rolled back before `at`: the core runs up to it first.
+            return None;
+        }
         let (at, d) = t.agents[i].inbox.pop_front()?;
         if t.agents[i].inbox.is_empty() {
             t.outside.remove(&i);
@@ -578,13 +656,111 @@ impl Machine {
                 }
             },
         }
+        self.interrupt_before_emit(t, i, at);
         None
+    }
+
+    /// A core waiting to issue a remote access at a later cycle takes an
+    /// interrupt raised at `at` first: from `at`, as it would, cycle by
+    /// cycle, before the instruction issued.
+    fn interrupt_before_emit(&mut self, t: &mut Timed, i: usize, at: u64) {
+        if let Wait::Emit { issue, .. } = t.agents[i].wait {
+            let core = &mut self.cores[i];
+            if issue > at && core.run == RunState::Running && core.can_wake() {
+                t.agents[i].wait = Wait::Nothing;
+                core.stats.cycles = core.stats.cycles.max(at);
+            }
+        }
+    }
+
+    /// Before an event at cycle `at` reaches core `i`: if the core ran
+    /// ahead, what it did before `at` is final (kept), or it ran past `at`
+    /// and goes back to where it started running ahead. False if it went
+    /// back.
+    fn settle_speculation(&mut self, t: &mut Timed, i: usize, at: u64) -> bool {
+        if !t.agents[i].speculating {
+            return true;
+        }
+        if self.cores[i].stats.cycles <= at {
+            self.commit(t, i);
+            return true;
+        }
+        self.roll_back(t, i);
+        false
+    }
+
+    /// Core `i`'s run-ahead is final.
+    fn commit(&mut self, t: &mut Timed, i: usize) {
+        let a = &mut t.agents[i];
+        if a.speculating {
+            a.speculating = false;
+            a.window = (a.window * 2).min(MAX_WINDOW);
+        }
+    }
+
+    /// Core `i` goes back to where it started running ahead.
+    fn roll_back(&mut self, t: &mut Timed, i: usize) {
+        let a = &mut t.agents[i];
+        if let (true, Some(cp)) = (a.speculating, a.checkpoint.as_deref()) {
+            self.cores[i].roll_back(cp);
+            a.wait = Wait::Nothing;
+            a.speculating = false;
+            a.window = (a.window / 4).max(MIN_WINDOW / 2);
+            t.rollbacks += 1;
+        }
+    }
+
+    /// Core `i`'s turn: it runs to its safe `horizon`, or ahead of it (up
+    /// to `hard`, within its window) from a checkpoint, if nothing is
+    /// watching (no trace) and the safe horizon is near.
+    fn core_turn(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        horizon: u64,
+        hard: u64,
+    ) -> Option<StopReason> {
+        let start = self.cores[i].stats.cycles;
+        let window = t.agents[i].window;
+        let ahead = !t.strict
+            && self.trace.is_none()
+            && window >= MIN_WINDOW
+            && horizon < hard
+            && horizon.saturating_sub(start) < window;
+        if !ahead {
+            return self.run_core(t, i, horizon);
+        }
+        let spec_to = hard.min(start.saturating_add(window));
+        self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
+        t.agents[i].speculating = true;
+        let exit = self.run_core_raw(t, i, spec_to);
+        let end = self.cores[i].stats.cycles;
+        match exit {
+            // Local work, sleeping, or waiting to reach another core:
+            // nothing left this core yet.
+            None => None,
+            Some(exit) if end <= horizon => {
+                // It stopped before anything could reach it.
+                self.commit(t, i);
+                self.after_run(t, i, exit)
+            }
+            Some(exit) => {
+                // A system call, fault, barrier... after the safe horizon:
+                // acted on once it is certain.
+                t.agents[i].wait = Wait::Settle(exit);
+                None
+            }
+        }
     }
 
     /// Core `i`'s DMA engine in cycle `now`: local moves complete at once,
     /// moves to or from another core go through the mesh (a full queue
     /// refuses the move until the next cycle).
     fn dma_cycle(&mut self, t: &mut Timed, i: usize, now: u64) -> Option<StopReason> {
+        // The core's own instructions in this cycle come first.
+        if !self.settle_speculation(t, i, now + 1) {
+            return None;
+        }
         t.agents[i].dma_retry = None;
         while let Some(mv) = self.cores[i].dma.peek(now) {
             let ch = mv.channel as usize;

@@ -393,6 +393,9 @@ fn run(
             m.config.clock_hz / 1_000_000
         );
         let several = m.group().count() > 1;
+        if several && mode == Mode::Timed {
+            eprintln!("epsim: run-aheads rolled back: {}", m.rollbacks());
+        }
         for core in m.group() {
             let c = &core.stats;
             let who = if several {

@@ -111,6 +111,30 @@ pub struct Core {
     pub dma_error: Option<epsim_dma::DmaError>,
 }
 
+/// A core's state at one cycle, to roll back to: what it runs with, not
+/// its caches (decoded blocks and recorded schedules stay valid: the SRAM
+/// comes back through writes, which drop decoded code they change).
+#[derive(Clone, Debug)]
+pub struct Checkpoint {
+    state: ArchState,
+    regs: OtherRegs,
+    run: RunState,
+    stats: CoreStats,
+    pipe: Pipeline,
+    timer_at: u64,
+    answer: Option<Answer>,
+    dma: Dma,
+    dma_error: Option<epsim_dma::DmaError>,
+    sram: Vec<u8>,
+}
+
+impl Checkpoint {
+    /// The cycle it was taken at.
+    pub fn cycle(&self) -> u64 {
+        self.stats.cycles
+    }
+}
+
 /// Why a core's execution loop returned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CoreExit {
@@ -628,6 +652,53 @@ impl Core {
         if let Some(e) = effect.error {
             self.dma_error.get_or_insert(e);
         }
+    }
+
+    /// Saves the core's state in `into` (reusing its buffers).
+    pub fn checkpoint(&self, into: &mut Option<Box<Checkpoint>>) {
+        match into {
+            Some(cp) => {
+                cp.state.clone_from(&self.state);
+                cp.regs.clone_from(&self.regs);
+                cp.run = self.run;
+                cp.stats = self.stats;
+                cp.pipe.clone_from(&self.pipe);
+                cp.timer_at = self.timer_at;
+                cp.answer = self.answer;
+                cp.dma.clone_from(&self.dma);
+                cp.dma_error = self.dma_error;
+                cp.sram.clear();
+                cp.sram.extend_from_slice(self.sram.bytes());
+            }
+            None => {
+                *into = Some(Box::new(Checkpoint {
+                    state: self.state.clone(),
+                    regs: self.regs.clone(),
+                    run: self.run,
+                    stats: self.stats,
+                    pipe: self.pipe.clone(),
+                    timer_at: self.timer_at,
+                    answer: self.answer,
+                    dma: self.dma.clone(),
+                    dma_error: self.dma_error,
+                    sram: self.sram.bytes().to_vec(),
+                }))
+            }
+        }
+    }
+
+    /// Returns to the state saved in `cp`.
+    pub fn roll_back(&mut self, cp: &Checkpoint) {
+        self.state.clone_from(&cp.state);
+        self.regs.clone_from(&cp.regs);
+        self.run = cp.run;
+        self.stats = cp.stats;
+        self.pipe.clone_from(&cp.pipe);
+        self.timer_at = cp.timer_at;
+        self.answer = cp.answer;
+        self.dma.clone_from(&cp.dma);
+        self.dma_error = cp.dma_error;
+        self.sram.restore(&cp.sram);
     }
 
     /// A sleeping core woken at `cycle` by another agent: the time until
