@@ -129,6 +129,9 @@ struct Agent {
     /// How far it may run ahead (grows while speculation pays off,
     /// shrinks on each roll-back).
     window: u64,
+    /// Its next turn runs only to its safe horizon (an external memory
+    /// access held while it ran ahead is due).
+    safe_turn: bool,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -177,6 +180,7 @@ impl Timed {
             speculating: false,
             checkpoint: None,
             window: MIN_WINDOW,
+            safe_turn: false,
         };
         Timed {
             mesh,
@@ -490,6 +494,16 @@ impl Machine {
     ) -> Option<StopReason> {
         let from = self.cores[i].id;
         let target = CoreId::from_bits(access.addr >> 20);
+        if self.config.core_index(target).is_none()
+            && access.addr.wrapping_sub(self.config.ext_base) < self.config.ext_size
+        {
+            // External memory, held while the core ran ahead: settled now
+            // (committed before this), the instruction makes the access in
+            // a turn that does not run ahead.
+            t.agents[i].wait = Wait::Nothing;
+            t.agents[i].safe_turn = true;
+            return None;
+        }
         let Some(k) = self.config.core_index(target) else {
             self.answer(t, i, access, Err(MemFault::Unmapped), 0);
             return None;
@@ -692,6 +706,7 @@ impl Machine {
     /// Core `i`'s run-ahead is final.
     fn commit(&mut self, t: &mut Timed, i: usize) {
         let a = &mut t.agents[i];
+        self.cores[i].ahead = false;
         if a.speculating {
             a.speculating = false;
             a.window = (a.window * 2).min(MAX_WINDOW);
@@ -701,6 +716,7 @@ impl Machine {
     /// Core `i` goes back to where it started running ahead.
     fn roll_back(&mut self, t: &mut Timed, i: usize) {
         let a = &mut t.agents[i];
+        self.cores[i].ahead = false;
         if let (true, Some(cp)) = (a.speculating, a.checkpoint.as_deref()) {
             self.cores[i].roll_back(cp);
             a.wait = Wait::Nothing;
@@ -722,7 +738,8 @@ impl Machine {
     ) -> Option<StopReason> {
         let start = self.cores[i].stats.cycles;
         let window = t.agents[i].window;
-        let ahead = !t.strict
+        let ahead = !std::mem::take(&mut t.agents[i].safe_turn)
+            && !t.strict
             && self.trace.is_none()
             && window >= MIN_WINDOW
             && horizon < hard
@@ -733,6 +750,7 @@ impl Machine {
         let spec_to = hard.min(start.saturating_add(window));
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
+        self.cores[i].ahead = true;
         let exit = self.run_core_raw(t, i, spec_to);
         let end = self.cores[i].stats.cycles;
         match exit {

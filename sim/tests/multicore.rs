@@ -71,6 +71,13 @@ fn ilatst_writes_wake_idle_cores_into_their_handlers() {
 }
 
 #[test]
+fn cores_share_data_through_external_dram() {
+    for out in run_both("dram_share") {
+        assert_eq!(out, "[32,8] dram words checked: 240\n");
+    }
+}
+
+#[test]
 fn all_to_one_hot_spot_delivers_every_word() {
     for out in run_both("hotspot") {
         assert_eq!(out, "[32,8] words checked: 960\n");
@@ -245,6 +252,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "pingpong_corner",
         "latency",
         "compute",
+        "dram_share",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from

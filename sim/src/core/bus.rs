@@ -140,6 +140,10 @@ pub struct CoreBus<'a, const REC: bool = false> {
     pub(super) deferred: Option<RemoteAccess>,
     /// The machine's answer to the access deferred last.
     pub(super) answer: Option<Answer>,
+    /// The core is running ahead of the cycle up to which nothing can
+    /// reach it (`crate::sched`): external memory, which other agents
+    /// share, is left alone until that is settled.
+    pub(super) ahead: bool,
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
@@ -180,6 +184,16 @@ impl<const REC: bool> CoreBus<'_, REC> {
             return Place::Dram(ext);
         }
         Place::Unmapped
+    }
+
+    /// An access to external memory while running ahead: the instruction
+    /// waits (not executed) until the machine has settled the run-ahead;
+    /// it then executes again and makes the access itself.
+    #[cold]
+    #[inline(never)]
+    fn hold<T>(&mut self, addr: u32, size: Size, kind: RemoteKind) -> Access<T> {
+        self.deferred = Some(RemoteAccess { addr, size, kind });
+        Access::Busy
     }
 
     /// An access to another core: the machine's answer if it has given it
@@ -295,6 +309,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let place = self.place(addr, len);
         let access = match place {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
+            Place::Dram(_) if self.ahead => return self.hold(addr, size, RemoteKind::Load),
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
             Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
                 Some(v) => Access::Ready(v as u64),
@@ -332,6 +347,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let len = size.bytes();
         let place = self.place(addr, len);
         match place {
+            Place::Dram(_) if self.ahead => {
+                return self.hold(addr, size, RemoteKind::Store(value));
+            }
             Place::Sram(off) => {
                 if off < 0x8000 && self.regs.mem[MEMPROTECT] & 1 << (off >> 12) != 0 {
                     // Dropped: no memory effect to record.
@@ -387,6 +405,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let place = self.place(addr, 4);
         let (mem, off) = match place {
             Place::Sram(off) => (&mut *self.sram, off),
+            Place::Dram(_) if self.ahead => {
+                return self.hold(addr, Size::Word, RemoteKind::TestSet(value));
+            }
             Place::Dram(off) => (&mut *self.dram, off),
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
             Place::Remote => {
