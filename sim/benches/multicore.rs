@@ -1,0 +1,87 @@
+//! Simulated instructions per second, all cores together, of a multi-core
+//! workload on the 4x4 E16G301 and the 8x8 E64G401 (`firmware/multi/
+//! compute.c`: every core multiplies integer matrices in its SRAM, then
+//! reports to core (0,0) through the mesh), in exact timed mode and in
+//! functional mode.
+//!
+//! Run: `cargo bench -p epsim-sim --bench multicore`. Criterion reports
+//! the throughput in elements (= simulated instructions, all cores) per
+//! second.
+
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
+use epsim_sim::{Config, CoreId, Machine, Mode, StopReason, Syscalls};
+
+fn machine(elf: &str, config: &Config) -> Machine {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../firmware/multi")
+        .join(elf);
+    let plan = epsim_loader::load_file(&path, &config.load_target()).expect("bench ELF loads");
+    let group: Vec<CoreId> = (0..config.rows * config.cols)
+        .map(|i| config.core_at(i as usize))
+        .collect();
+    let mut m = Machine::new(
+        config.clone(),
+        Syscalls::captured(vec![elf.into()], Vec::new()),
+    )
+    .expect("a valid configuration");
+    m.load_group(&plan, &path, &group).expect("bench ELF fits");
+    m
+}
+
+fn bench(c: &mut Criterion, group: &str, elf: &str, mut config: Config, mode: Mode) {
+    config.mode = mode;
+    let mut probe = machine(elf, &config);
+    let stop = probe.run(None);
+    assert!(
+        matches!(stop, StopReason::Exit { status: 0, .. }),
+        "{elf} ended with {stop:?}"
+    );
+    let mut g = c.benchmark_group(group);
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(probe.instret()));
+    g.bench_function(elf.trim_end_matches(".elf"), |b| {
+        b.iter_batched(
+            || machine(elf, &config),
+            |mut m| {
+                let stop = m.run(None);
+                assert!(matches!(stop, StopReason::Exit { status: 0, .. }));
+                m
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+fn e16(c: &mut Criterion) {
+    bench(
+        c,
+        "e16_timed",
+        "compute.elf",
+        Config::parallella16(),
+        Mode::Timed,
+    );
+    bench(
+        c,
+        "e16_functional",
+        "compute.elf",
+        Config::parallella16(),
+        Mode::Functional,
+    );
+}
+
+fn e64(c: &mut Criterion) {
+    bench(c, "e64_timed", "compute64.elf", Config::e64(), Mode::Timed);
+    bench(
+        c,
+        "e64_functional",
+        "compute64.elf",
+        Config::e64(),
+        Mode::Functional,
+    );
+}
+
+criterion_group!(benches, e16, e64);
+criterion_main!(benches);
