@@ -84,6 +84,9 @@ enum Wait {
     /// The core stopped for the machine (a system call, a barrier, a
     /// fault...) after running ahead: the machine acts once that is final.
     Settle(CoreExit),
+    /// A system call waiting for the core's stores to external memory to
+    /// land.
+    Drain(CoreExit),
 }
 
 /// What a packet in flight carries (the mesh moves only its tag).
@@ -92,7 +95,11 @@ enum Payload {
     /// A write from core `from` (a store, a DMA element, a register
     /// write); `message` raises the message interrupt at the destination
     /// with it.
-    Write { access: RemoteAccess, message: bool },
+    Write {
+        from: usize,
+        access: RemoteAccess,
+        message: bool,
+    },
     /// A read for core `from`'s instruction or for its DMA channel `dma`
     /// (the response is written at `dst`).
     ReadRequest {
@@ -100,7 +107,7 @@ enum Payload {
         access: RemoteAccess,
         dma: Option<(u8, u32)>,
     },
-    /// The data for core `to`.
+    /// The data for the core that asked.
     ReadResponse {
         value: Result<u64, MemFault>,
         dma: Option<(u8, u32, Size)>,
@@ -129,9 +136,6 @@ struct Agent {
     /// How far it may run ahead (grows while speculation pays off,
     /// shrinks on each roll-back).
     window: u64,
-    /// Its next turn runs only to its safe horizon (an external memory
-    /// access held while it ran ahead is due).
-    safe_turn: bool,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -151,6 +155,14 @@ pub struct Timed {
     pub rollbacks: u64,
     /// Cores outside the group with deliveries due.
     outside: std::collections::BTreeSet<usize>,
+    /// Read responses from external memory waiting to enter the chip
+    /// through the eLink, in time order.
+    ext_out: VecDeque<(u64, Packet)>,
+    /// Per core: its stores to external memory still on their way, and the
+    /// reads from external memory it sent after them, waiting at the eLink
+    /// (a core's loads see its own earlier stores).
+    dram_writes: Vec<u32>,
+    held_reads: Vec<VecDeque<Payload>>,
 }
 
 /// Why an agent is next.
@@ -180,7 +192,6 @@ impl Timed {
             speculating: false,
             checkpoint: None,
             window: MIN_WINDOW,
-            safe_turn: false,
         };
         Timed {
             mesh,
@@ -192,6 +203,9 @@ impl Timed {
             strict: false,
             rollbacks: 0,
             outside: std::collections::BTreeSet::new(),
+            ext_out: VecDeque::new(),
+            dram_writes: vec![0; m.cores.len()],
+            held_reads: vec![VecDeque::new(); m.cores.len()],
         }
     }
 
@@ -239,6 +253,8 @@ impl Machine {
         let own = match t.agents[i].wait {
             Wait::Emit { at, .. } => at,
             Wait::Settle(_) => core.stats.cycles,
+            Wait::Drain(_) if t.dram_writes[i] > 0 => u64::MAX,
+            Wait::Drain(_) => core.stats.cycles,
             Wait::Response { .. } => u64::MAX,
             Wait::Nothing => match core.run {
                 RunState::Running => core.stats.cycles,
@@ -259,6 +275,9 @@ impl Machine {
     /// Runs in timed mode until the program ends, faults, or the cycle
     /// `limit` comes.
     pub(crate) fn schedule_timed(&mut self, t: &mut Timed, limit: u64) -> StopReason {
+        for core in &mut self.cores {
+            core.dram_via_mesh = true;
+        }
         let group = self.group_indexes().to_vec();
         let mut own = vec![u64::MAX; self.cores.len()];
         let mut dma = vec![u64::MAX; self.cores.len()];
@@ -284,6 +303,13 @@ impl Machine {
                 consider(o, Rank::Core);
                 consider(d, Rank::Dma);
             }
+            // The eLink's receive side: responses from external memory.
+            let ext_at = t.ext_out.front().map(|e| e.0);
+            if let Some(at) = ext_at {
+                if next.is_none_or(|n| (at, Rank::Delivery, usize::MAX) < n) {
+                    next = Some((at, Rank::Delivery, usize::MAX));
+                }
+            }
             // Nothing can be injected before `frontier`: the mesh may run
             // up to it (and must, before anything arriving by then is
             // missed).
@@ -302,6 +328,10 @@ impl Machine {
                 return StopReason::CycleLimit { cycles: limit };
             }
             let stop = match rank {
+                Rank::Delivery if i == usize::MAX => {
+                    self.external_response(t);
+                    None
+                }
                 Rank::Delivery => self.deliver(t, i),
                 Rank::Dma => self.dma_cycle(t, i, time),
                 Rank::Core => match t.agents[i].wait {
@@ -311,10 +341,22 @@ impl Machine {
                         self.commit(t, i);
                         self.emit(t, i, access, issue, at)
                     }
+                    Wait::Settle(exit) if t.dram_writes[i] > 0 => {
+                        // A system call reads memory as the core wrote it:
+                        // its stores to external memory land first.
+                        self.commit(t, i);
+                        let _ = exit;
+                        t.agents[i].wait = Wait::Drain(exit);
+                        None
+                    }
                     Wait::Settle(exit) => {
                         self.commit(t, i);
                         t.agents[i].wait = Wait::Nothing;
                         self.after_run(t, i, exit)
+                    }
+                    Wait::Drain(exit) => {
+                        t.agents[i].wait = Wait::Settle(exit);
+                        None
                     }
                     _ => {
                         self.commit(t, i);
@@ -331,6 +373,9 @@ impl Machine {
                             horizon = horizon.min(b);
                         }
                         horizon = horizon.min(dma[i].saturating_add(1));
+                        if let Some(at) = ext_at {
+                            horizon = horizon.min(at.saturating_add(t.lookahead));
+                        }
                         // A packet arriving anywhere can make its core act
                         // (answer a read, wake up) from then on.
                         if let Some(b) = t.mesh.earliest_arrival_bound() {
@@ -379,7 +424,10 @@ impl Machine {
         t.mesh.advance(to, &mut arrivals);
         for a in &arrivals {
             let Some(p) = t.untag(a.tag) else { continue };
-            let Dest::Node(n) = a.to else { continue };
+            let Dest::Node(n) = a.to else {
+                self.external_arrival(t, a.at, p);
+                continue;
+            };
             let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) else {
                 continue;
             };
@@ -390,6 +438,93 @@ impl Machine {
         }
         t.arrivals = arrivals;
         self.now = self.now.max(to.min(self.now.max(t.mesh.now())));
+    }
+
+    /// Brings the mesh to the end of cycle `at` before something is
+    /// injected in it, so that a full queue is judged as of `at`. (Nothing
+    /// arrives by then: the scheduler delivers arrivals before the actions
+    /// of their cycle.)
+    fn mesh_to(&mut self, t: &mut Timed, at: u64) {
+        if t.mesh.now() < at {
+            self.advance_mesh(t, at);
+        }
+    }
+
+    /// A packet reached external memory through the eLink at cycle `at`:
+    /// a write is applied; a read (or TESTSET) is performed and its
+    /// response leaves `dram_latency` cycles later.
+    fn external_arrival(&mut self, t: &mut Timed, at: u64, p: Payload) {
+        let base = self.config.ext_base;
+        match p {
+            Payload::Write { from, access, .. } => {
+                let off = access.addr.wrapping_sub(base);
+                let len = access.size.bytes();
+                if self.dram.contains(off, len) {
+                    if let RemoteKind::Store(v) = access.kind {
+                        self.dram.write(off, len, v);
+                    }
+                }
+                if t.dram_writes[from] > 0 {
+                    t.dram_writes[from] -= 1;
+                    if t.dram_writes[from] == 0 {
+                        while let Some(read) = t.held_reads[from].pop_front() {
+                            self.external_arrival(t, at, read);
+                        }
+                    }
+                }
+            }
+            Payload::ReadRequest { from, .. } if t.dram_writes[from] > 0 => {
+                t.held_reads[from].push_back(p);
+            }
+            Payload::ReadRequest { from, access, dma } => {
+                let off = access.addr.wrapping_sub(base);
+                let len = access.size.bytes();
+                let value = if !self.dram.contains(off, len) {
+                    Err(MemFault::Unmapped)
+                } else {
+                    match access.kind {
+                        RemoteKind::TestSet(v) => {
+                            let old = self.dram.read(off, 4);
+                            if old == 0 {
+                                self.dram.write(off, 4, u64::from(v));
+                            }
+                            Ok(old)
+                        }
+                        _ => Ok(self.dram.read(off, len)),
+                    }
+                };
+                let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
+                let tag = t.tag(Payload::ReadResponse { value, dma });
+                let packet = Packet {
+                    tag,
+                    kind: Kind::ReadResponse,
+                    src: node(self.cores[from].id),
+                    dst: self.cores[from].id.global_base(),
+                    bytes: access.size.bytes() as u8,
+                };
+                let leave = at + self.cores[from].pipe.params.dram_latency;
+                t.ext_out.push_back((leave, packet));
+            }
+            Payload::ReadResponse { .. } => {}
+        }
+    }
+
+    /// The first waiting response from external memory enters the chip
+    /// (a cycle later while the eLink's receive queue is full).
+    fn external_response(&mut self, t: &mut Timed) {
+        let Some((at, packet)) = t.ext_out.pop_front() else {
+            return;
+        };
+        self.mesh_to(t, at);
+        match t.mesh.inject_external(at.max(t.mesh.now()), packet) {
+            Ok(()) => {}
+            Err(InjectError::Full) => t.ext_out.push_front((at + 1, packet)),
+            Err(_) => {
+                // No way in (cannot happen for a requester on the chip):
+                // the response is lost, as on hardware.
+                t.untag(packet.tag);
+            }
+        }
     }
 
     /// Runs core `i` until `horizon` (exclusive) or until it stops.
@@ -436,6 +571,12 @@ impl Machine {
                     issue,
                     at: issue,
                 };
+                None
+            }
+            // A system call sees memory, and acts on the host, as of its
+            // cycle: once that is the earliest action of all.
+            trap @ CoreExit::Trap { .. } => {
+                t.agents[i].wait = Wait::Settle(trap);
                 None
             }
             other => Some(other),
@@ -494,19 +635,15 @@ impl Machine {
     ) -> Option<StopReason> {
         let from = self.cores[i].id;
         let target = CoreId::from_bits(access.addr >> 20);
-        if self.config.core_index(target).is_none()
-            && access.addr.wrapping_sub(self.config.ext_base) < self.config.ext_size
-        {
-            // External memory, held while the core ran ahead: settled now
-            // (committed before this), the instruction makes the access in
-            // a turn that does not run ahead.
-            t.agents[i].wait = Wait::Nothing;
-            t.agents[i].safe_turn = true;
-            return None;
-        }
-        let Some(k) = self.config.core_index(target) else {
-            self.answer(t, i, access, Err(MemFault::Unmapped), 0);
-            return None;
+        let external = self.config.core_index(target).is_none()
+            && access.addr.wrapping_sub(self.config.ext_base) < self.config.ext_size;
+        let k = match self.config.core_index(target) {
+            Some(k) => k,
+            None if external => usize::MAX,
+            None => {
+                self.answer(t, i, access, Err(MemFault::Unmapped), 0);
+                return None;
+            }
         };
         if k == i && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
             // Its own DMA registers.
@@ -523,6 +660,7 @@ impl Machine {
             RemoteKind::Store(_) => (
                 Kind::Write,
                 Payload::Write {
+                    from: i,
                     access,
                     message: false,
                 },
@@ -544,8 +682,14 @@ impl Machine {
             dst: access.addr,
             bytes: access.size.bytes() as u8,
         };
+        self.mesh_to(t, at);
         match t.mesh.inject(at, packet) {
             Ok(()) => match kind {
+                Kind::Write if external => {
+                    t.dram_writes[i] += 1;
+                    let latency = (at - issue) as u32;
+                    self.answer(t, i, access, Ok(0), latency);
+                }
                 Kind::Write => {
                     let latency = (at - issue) as u32;
                     self.answer(t, i, access, Ok(0), latency);
@@ -599,7 +743,9 @@ impl Machine {
         self.cores[i].catch_up(at);
         match d {
             Delivery::Wire(n) => self.cores[i].state.ilat |= 1 << n,
-            Delivery::Packet(Payload::Write { access, message }) => {
+            Delivery::Packet(Payload::Write {
+                access, message, ..
+            }) => {
                 let mut shared = Shared {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
@@ -629,6 +775,7 @@ impl Machine {
                 // (A full response queue is not modelled: responses
                 // always enter.)
                 let at = at.max(t.mesh.now());
+                self.mesh_to(t, at);
                 if t.mesh.inject(at, packet).is_err() {
                     t.untag(tag);
                     let payload = Payload::ReadResponse { value, dma };
@@ -706,7 +853,6 @@ impl Machine {
     /// Core `i`'s run-ahead is final.
     fn commit(&mut self, t: &mut Timed, i: usize) {
         let a = &mut t.agents[i];
-        self.cores[i].ahead = false;
         if a.speculating {
             a.speculating = false;
             a.window = (a.window * 2).min(MAX_WINDOW);
@@ -716,7 +862,6 @@ impl Machine {
     /// Core `i` goes back to where it started running ahead.
     fn roll_back(&mut self, t: &mut Timed, i: usize) {
         let a = &mut t.agents[i];
-        self.cores[i].ahead = false;
         if let (true, Some(cp)) = (a.speculating, a.checkpoint.as_deref()) {
             self.cores[i].roll_back(cp);
             a.wait = Wait::Nothing;
@@ -738,8 +883,7 @@ impl Machine {
     ) -> Option<StopReason> {
         let start = self.cores[i].stats.cycles;
         let window = t.agents[i].window;
-        let ahead = !std::mem::take(&mut t.agents[i].safe_turn)
-            && !t.strict
+        let ahead = !t.strict
             && self.trace.is_none()
             && window >= MIN_WINDOW
             && horizon < hard
@@ -750,7 +894,6 @@ impl Machine {
         let spec_to = hard.min(start.saturating_add(window));
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
-        self.cores[i].ahead = true;
         let exit = self.run_core_raw(t, i, spec_to);
         let end = self.cores[i].stats.cycles;
         match exit {
@@ -786,7 +929,8 @@ impl Machine {
             let me = self.cores[i].id;
             let remote = |a: u32| a >> 20 != 0 && a >> 20 != me.bits();
             let chip = self.config.chip();
-            let on_chip = |a: u32| chip.contains(a >> 20);
+            let (ext_base, ext_size) = (self.config.ext_base, self.config.ext_size);
+            let on_chip = |a: u32| chip.contains(a >> 20) || a.wrapping_sub(ext_base) < ext_size;
             let outcome = match mv.src {
                 Source::Mem(src) if remote(src) && on_chip(src) => {
                     // A read request; the response is written at dst.
@@ -807,11 +951,16 @@ impl Machine {
                         dst: src,
                         bytes: mv.size,
                     };
+                    self.mesh_to(t, now);
                     match t.mesh.inject(now, packet) {
                         Ok(()) => Ok(MoveOutcome::ReadIssued),
-                        Err(e) => {
+                        Err(InjectError::Full) => {
                             t.untag(tag);
-                            Err(matches!(e, InjectError::Full).then_some(src))
+                            Err(None)
+                        }
+                        Err(_) => {
+                            t.untag(tag);
+                            Err(Some(src))
                         }
                     }
                 }
@@ -829,6 +978,7 @@ impl Machine {
                                 kind: RemoteKind::Store(v),
                             };
                             let tag = t.tag(Payload::Write {
+                                from: i,
                                 access,
                                 message: mv.message,
                             });
@@ -839,8 +989,14 @@ impl Machine {
                                 dst: mv.dst,
                                 bytes: mv.size,
                             };
+                            self.mesh_to(t, now);
                             match t.mesh.inject(now, packet) {
-                                Ok(()) => Ok(MoveOutcome::Written),
+                                Ok(()) => {
+                                    if !chip.contains(mv.dst >> 20) {
+                                        t.dram_writes[i] += 1;
+                                    }
+                                    Ok(MoveOutcome::Written)
+                                }
                                 Err(InjectError::Full) => {
                                     t.untag(tag);
                                     Err(None)

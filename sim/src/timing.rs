@@ -56,15 +56,8 @@ pub struct Params {
     pub fetch_lead: u64,
     /// Cycles from a load or store issuing to it using its SRAM bank.
     pub mem_lead: u64,
-    /// Round trip of a core load from external memory (the core waits).
-    pub ext_load: u64,
     /// Cycles to fetch one 8-byte line from external memory.
     pub ext_fetch_line: u64,
-    /// Cycles the eLink takes per store transaction to external memory.
-    pub ext_store_interval: u64,
-    /// Store transactions the core's network interface buffers before the
-    /// core stalls.
-    pub ext_store_queue: u64,
     /// Cycles of a load from another core's SRAM at no hops (its own
     /// global address), and the extra cycles per hop of Manhattan distance
     /// (Adapteva's `emesh_read_latency` check: 18 + 3 per hop).
@@ -74,6 +67,10 @@ pub struct Params {
     /// the core until the loaded register can be used (the rest of the
     /// 18-cycle fixed part is the mesh's node entry and exit).
     pub remote_read_extra: u64,
+    /// Timed mode: cycles external memory takes from a read request's
+    /// arrival over the eLink to its response leaving (the rest of a
+    /// blocking DRAM load is the mesh and the eLink both ways).
+    pub dram_latency: u64,
 }
 
 impl Params {
@@ -91,13 +88,11 @@ impl Params {
         interrupt_entry: 3,
         fetch_lead: 2,
         mem_lead: 2,
-        ext_load: 540,
         ext_fetch_line: 540,
-        ext_store_interval: 17,
-        ext_store_queue: 4,
         remote_read: 18,
         remote_read_per_hop: 3,
         remote_read_extra: 16,
+        dram_latency: 467,
     };
 }
 
@@ -186,11 +181,11 @@ pub enum Place {
     Local(Option<u8>),
     /// External memory (DRAM).
     External,
-    /// Another core's memory, through the mesh: a load's data arrives
-    /// `latency` cycles after it issues (the core waits for it); a store is
-    /// posted (`latency` is the cycles the core waited for the mesh to
-    /// accept it).
-    Remote { latency: u32 },
+    /// Another core's memory or external memory (`external`), through the
+    /// mesh: a load's data arrives `latency` cycles after it issues (the
+    /// core waits for it); a store is posted (`latency` is the cycles the
+    /// core waited for the mesh to accept it).
+    Remote { latency: u32, external: bool },
 }
 
 /// What an executed instruction did that matters for timing.
@@ -338,8 +333,6 @@ pub struct Pipeline {
     /// store queue), and why.
     pub(crate) blocked_until: u64,
     blocked_reason: Stall,
-    /// When the eLink has drained every store queued so far.
-    ext_busy_until: u64,
     /// Local SRAM: addresses below `sram_size` or in `id_bits << 20`.
     sram_size: u32,
     id_bits: u32,
@@ -373,7 +366,6 @@ impl Pipeline {
             banks_from: 0,
             blocked_until: 0,
             blocked_reason: Stall::ExtLoad,
-            ext_busy_until: 0,
             sram_size,
             id_bits,
         }
@@ -606,15 +598,14 @@ impl Pipeline {
             let p = &self.params;
             let mut lat = self.lat;
             if t.class == OpClass::LoadStore {
-                lat[KIND_LOAD as usize] = if matches!(done.mem, Some((Place::External, false))) {
-                    [p.ext_load; 3]
-                } else if let Some((Place::Remote { latency }, false)) = done.mem {
-                    [u64::from(latency); 3]
-                } else if done.sub_word {
-                    [p.load_sub_word; 3]
-                } else {
-                    [p.load_to_int, p.load_to_fpu, p.load_to_int]
-                };
+                lat[KIND_LOAD as usize] =
+                    if let Some((Place::Remote { latency, .. }, false)) = done.mem {
+                        [u64::from(latency); 3]
+                    } else if done.sub_word {
+                        [p.load_sub_word; 3]
+                    } else {
+                        [p.load_to_int, p.load_to_fpu, p.load_to_int]
+                    };
             }
             for k in 0..t.nwrites as usize {
                 let reg = t.writes[k] as usize;
@@ -659,30 +650,27 @@ impl Pipeline {
                 self.use_bank(at, bank);
             }
             (Place::Local(None), _) => {}
-            (Place::External, false) => {
-                // The core waits for the data.
-                self.blocked_until = c + p.ext_load;
-                self.blocked_reason = Stall::ExtLoad;
-            }
-            (Place::Remote { latency }, false) => {
+            (Place::Remote { latency, external }, false) => {
                 self.blocked_until = c + u64::from(latency);
-                self.blocked_reason = Stall::Remote;
+                self.blocked_reason = if external {
+                    Stall::ExtLoad
+                } else {
+                    Stall::Remote
+                };
             }
-            (Place::Remote { latency }, true) => {
+            (Place::Remote { latency, external }, true) => {
                 if latency > 0 {
                     self.blocked_until = c + u64::from(latency);
-                    self.blocked_reason = Stall::Remote;
+                    self.blocked_reason = if external {
+                        Stall::ExtStore
+                    } else {
+                        Stall::Remote
+                    };
                 }
             }
-            (Place::External, true) => {
-                let start = self.ext_busy_until.max(c);
-                self.ext_busy_until = start + p.ext_store_interval;
-                let room = p.ext_store_queue * p.ext_store_interval;
-                if self.ext_busy_until > c + room {
-                    self.blocked_until = self.ext_busy_until - room;
-                    self.blocked_reason = Stall::ExtStore;
-                }
-            }
+            // Timed mode reaches external memory through the mesh
+            // (`Remote { external: true }`); nothing to time here.
+            (Place::External, _) => {}
         }
     }
 

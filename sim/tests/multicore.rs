@@ -307,3 +307,40 @@ fn remote_loads_cost_18_plus_3_per_hop() {
     }
     assert_eq!(seen, 16, "{out}");
 }
+
+/// The per-core figures `cycles per 8-byte store x100: N` a dram_stream
+/// run prints.
+fn store_costs(out: &str) -> Vec<f64> {
+    out.lines()
+        .filter_map(|l| l.split("x100: ").nth(1))
+        .map(|n| n.trim().parse::<f64>().expect("a number") / 100.0)
+        .collect()
+}
+
+#[test]
+fn dram_store_streams_match_the_board_alone_and_sharing_the_elink() {
+    // One core: about 17-18 cycles per store transaction (isa.md §9.3:
+    // the Epiphany BSP's strd loop, ~270 MB/s at 600 MHz).
+    let o = epsim(&["run", "../firmware/multi/dram_stream1.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let alone = store_costs(&stdout(&o));
+    assert_eq!(alone.len(), 1);
+    let mb_s = 8.0 * 600.0 / alone[0];
+    assert!((mb_s - 270.0).abs() / 270.0 < 0.10, "alone: {mb_s:.0} MB/s");
+    // 16 cores at once share the eLink: about 185 MB/s in total.
+    let o = epsim(&[
+        "run",
+        "--group",
+        "4x4",
+        "../firmware/multi/dram_stream16.elf",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let shared = store_costs(&stdout(&o));
+    assert_eq!(shared.len(), 16);
+    let slowest = shared.iter().cloned().fold(0.0, f64::max);
+    let total = 16.0 * 8.0 * 600.0 / slowest;
+    assert!(
+        (total - 185.0).abs() / 185.0 < 0.10,
+        "16 cores: {total:.0} MB/s in total"
+    );
+}

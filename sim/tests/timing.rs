@@ -76,8 +76,10 @@ const TABLE: &[(&str, u64, &str)] = &[
     ("LDR from DRAM, IALU", 541, "the core waits ext_load = 540"),
     (
         "6 STR to DRAM, IALU",
-        35,
-        "queue of 4, one store per 17 cycles",
+        7,
+        "back to back: the node's queue (4), the router input (2), the eLink \
+         port (2) and the link hold 9 stores before the core waits \
+         (mesh/MESH.md)",
     ),
     ("FPU -> FPU (truncate)", 5, "fpu_to_any = 4"),
     (

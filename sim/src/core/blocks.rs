@@ -78,7 +78,7 @@ pub(super) fn memo_block<const REC: bool>(
     let mut external = false;
     // An access answered through the mesh (at most one per block: the
     // first instruction, retried; any later one stops the block).
-    let mut remote = 0;
+    let mut remote = (0, false);
     let mut pc = entry;
     let mut len = 0;
     let mut done = 0;
@@ -97,9 +97,12 @@ pub(super) fn memo_block<const REC: bool>(
                         external = true;
                         5
                     }
-                    TPlace::Remote { latency } => {
+                    TPlace::Remote {
+                        latency,
+                        external: ext,
+                    } => {
                         external = true;
-                        remote = latency;
+                        remote = (latency, ext);
                         6
                     }
                 };
@@ -178,7 +181,10 @@ pub(super) fn memo_block<const REC: bool>(
             mem: code.map(|c| {
                 let place = match c & 7 {
                     5 => TPlace::External,
-                    6 => TPlace::Remote { latency: remote },
+                    6 => TPlace::Remote {
+                        latency: remote.0,
+                        external: remote.1,
+                    },
                     4 => TPlace::Local(None),
                     b => TPlace::Local(Some(b)),
                 };

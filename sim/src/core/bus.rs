@@ -56,7 +56,10 @@ impl Place {
             Place::Sram(off) => TPlace::Local(Some(Pipeline::bank(off))),
             Place::Mmr(_) => TPlace::Local(None),
             Place::Dram(_) | Place::Unmapped => TPlace::External,
-            Place::Remote => TPlace::Remote { latency: 0 },
+            Place::Remote => TPlace::Remote {
+                latency: 0,
+                external: false,
+            },
         }
     }
 }
@@ -140,10 +143,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     pub(super) deferred: Option<RemoteAccess>,
     /// The machine's answer to the access deferred last.
     pub(super) answer: Option<Answer>,
-    /// The core is running ahead of the cycle up to which nothing can
-    /// reach it (`crate::sched`): external memory, which other agents
-    /// share, is left alone until that is settled.
-    pub(super) ahead: bool,
+    /// Timed mode: external memory is reached through the mesh and the
+    /// eLink, like another core (the machine performs the access).
+    pub(super) dram_via_mesh: bool,
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
@@ -186,16 +188,6 @@ impl<const REC: bool> CoreBus<'_, REC> {
         Place::Unmapped
     }
 
-    /// An access to external memory while running ahead: the instruction
-    /// waits (not executed) until the machine has settled the run-ahead;
-    /// it then executes again and makes the access itself.
-    #[cold]
-    #[inline(never)]
-    fn hold<T>(&mut self, addr: u32, size: Size, kind: RemoteKind) -> Access<T> {
-        self.deferred = Some(RemoteAccess { addr, size, kind });
-        Access::Busy
-    }
-
     /// An access to another core: the machine's answer if it has given it
     /// (the instruction is executing again), or `None` after asking for it.
     #[cold]
@@ -221,7 +213,10 @@ impl<const REC: bool> CoreBus<'_, REC> {
                         addr: access.addr,
                         size: access.size,
                         value,
-                        place: TPlace::Remote { latency: a.latency },
+                        place: TPlace::Remote {
+                            latency: a.latency,
+                            external: !self.chip.contains(access.addr >> 20),
+                        },
                     });
                 }
                 Some(a)
@@ -309,7 +304,16 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let place = self.place(addr, len);
         let access = match place {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
-            Place::Dram(_) if self.ahead => return self.hold(addr, size, RemoteKind::Load),
+            Place::Dram(_) if self.dram_via_mesh => {
+                let kind = RemoteKind::Load;
+                return match self.remote(RemoteAccess { addr, size, kind }) {
+                    Some(a) => match a.value {
+                        Ok(v) => Access::Ready(v),
+                        Err(f) => Access::Fault(f),
+                    },
+                    None => Access::Busy,
+                };
+            }
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
             Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
                 Some(v) => Access::Ready(v as u64),
@@ -347,8 +351,15 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let len = size.bytes();
         let place = self.place(addr, len);
         match place {
-            Place::Dram(_) if self.ahead => {
-                return self.hold(addr, size, RemoteKind::Store(value));
+            Place::Dram(_) if self.dram_via_mesh => {
+                let kind = RemoteKind::Store(value);
+                return match self.remote(RemoteAccess { addr, size, kind }) {
+                    Some(a) => match a.value {
+                        Ok(_) => Access::Ready(()),
+                        Err(f) => Access::Fault(f),
+                    },
+                    None => Access::Busy,
+                };
             }
             Place::Sram(off) => {
                 if off < 0x8000 && self.regs.mem[MEMPROTECT] & 1 << (off >> 12) != 0 {
@@ -405,8 +416,16 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let place = self.place(addr, 4);
         let (mem, off) = match place {
             Place::Sram(off) => (&mut *self.sram, off),
-            Place::Dram(_) if self.ahead => {
-                return self.hold(addr, Size::Word, RemoteKind::TestSet(value));
+            Place::Dram(_) if self.dram_via_mesh => {
+                let kind = RemoteKind::TestSet(value);
+                let size = Size::Word;
+                return match self.remote(RemoteAccess { addr, size, kind }) {
+                    Some(a) => match a.value {
+                        Ok(old) => Access::Ready(old as u32),
+                        Err(f) => Access::Fault(f),
+                    },
+                    None => Access::Busy,
+                };
             }
             Place::Dram(off) => (&mut *self.dram, off),
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),

@@ -103,9 +103,9 @@ pub struct Core {
     pub answer: Option<Answer>,
     /// The two DMA channels (the machine drives them).
     pub dma: Dma,
-    /// Running ahead of its safe horizon (set by the timed scheduler):
-    /// external memory accesses wait until that is settled.
-    pub ahead: bool,
+    /// Timed mode: external memory is reached through the mesh and the
+    /// eLink (set by the timed scheduler).
+    pub dram_via_mesh: bool,
     /// The cycle up to which the core timers have counted (behind
     /// `stats.cycles` when a run ended in the middle of a stall: the next
     /// instruction counts the whole stall).
@@ -256,7 +256,7 @@ impl Core {
             dma: Dma::new(DmaParams::DEFAULT),
             dma_error: None,
             timer_at: 0,
-            ahead: false,
+            dram_via_mesh: false,
         }
     }
 
@@ -276,7 +276,7 @@ impl Core {
                 chip: self.chip,
                 deferred: None,
                 answer: None,
-                ahead: false,
+                dram_via_mesh: false,
             },
         )
     }
@@ -335,7 +335,7 @@ impl Core {
                 chip,
                 answer,
                 timer_at,
-                ahead,
+                dram_via_mesh,
                 ..
             } = self;
             let mut bus = CoreBus::<REC> {
@@ -350,7 +350,7 @@ impl Core {
                 chip: *chip,
                 deferred: None,
                 answer: answer.take(),
-                ahead: *ahead,
+                dram_via_mesh: *dram_via_mesh,
             };
             // Code may have been written since this core last ran (the
             // loader, a system call, another agent); within the loop only
