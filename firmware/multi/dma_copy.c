@@ -118,6 +118,8 @@ int main(void)
     check("local to DRAM", same(src, DRAM, 64));
     clear(dst, 64);
     dma_1d(&d0, DMA_WORD, DRAM, dst, 64);
+    /* reads: finish when the data is here (as e_dma_copy does) */
+    d0.config |= DMA_MSGMODE;
     dma_start(0, &d0);
     dma_wait(0);
     check("DRAM to local", same(src, dst, 64));

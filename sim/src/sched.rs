@@ -163,6 +163,10 @@ pub struct Timed {
     /// (a core's loads see its own earlier stores).
     dram_writes: Vec<u32>,
     held_reads: Vec<VecDeque<Payload>>,
+    /// Per core: the first cycle its memory can answer the next read
+    /// request from the mesh; the same for external memory.
+    read_busy: Vec<u64>,
+    dram_busy: u64,
 }
 
 /// Why an agent is next.
@@ -206,6 +210,8 @@ impl Timed {
             ext_out: VecDeque::new(),
             dram_writes: vec![0; m.cores.len()],
             held_reads: vec![VecDeque::new(); m.cores.len()],
+            read_busy: vec![0; m.cores.len()],
+            dram_busy: 0,
         }
     }
 
@@ -502,8 +508,12 @@ impl Machine {
                     dst: self.cores[from].id.global_base(),
                     bytes: access.size.bytes() as u8,
                 };
-                let leave = at + self.cores[from].pipe.params.dram_latency;
-                t.ext_out.push_back((leave, packet));
+                let p = &self.cores[from].pipe.params;
+                let start = at.max(t.dram_busy);
+                t.dram_busy = start + p.dram_read_interval;
+                let leave = start + p.dram_latency;
+                let pos = t.ext_out.partition_point(|&(when, _)| when <= leave);
+                t.ext_out.insert(pos, (leave, packet));
             }
             Payload::ReadResponse { .. } => {}
         }
@@ -757,6 +767,20 @@ impl Machine {
                 return self.dma_stop(i);
             }
             Delivery::Packet(Payload::ReadRequest { from, access, dma }) => {
+                let free = t.read_busy[i];
+                if free > at {
+                    // The memory is answering an earlier read: this one
+                    // waits its turn.
+                    let d = Delivery::Packet(Payload::ReadRequest { from, access, dma });
+                    let inbox = &mut t.agents[i].inbox;
+                    let pos = inbox.partition_point(|&(when, _)| when <= free);
+                    inbox.insert(pos, (free, d));
+                    if !self.in_group(i) {
+                        t.outside.insert(i);
+                    }
+                    return None;
+                }
+                t.read_busy[i] = at + self.cores[i].pipe.params.read_service_interval;
                 let mut shared = Shared {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
@@ -777,11 +801,23 @@ impl Machine {
                 let at = at.max(t.mesh.now());
                 self.mesh_to(t, at);
                 if t.mesh.inject(at, packet).is_err() {
+                    // The node's queue is full: the response goes out with
+                    // the next read this memory answers (the request is
+                    // served again a cycle later).
                     t.untag(tag);
-                    let payload = Payload::ReadResponse { value, dma };
-                    t.agents[from]
-                        .inbox
-                        .push_back((at + 1, Delivery::Packet(payload)));
+                    t.read_busy[i] = at + 1;
+                    let d = Delivery::Packet(Payload::ReadRequest {
+                        from,
+                        access,
+                        dma: dma.map(|(ch, dst, _)| (ch, dst)),
+                    });
+                    let inbox = &mut t.agents[i].inbox;
+                    let pos = inbox.partition_point(|&(when, _)| when <= at + 1);
+                    inbox.insert(pos, (at + 1, d));
+                    if !self.in_group(i) {
+                        t.outside.insert(i);
+                    }
+                    return None;
                 }
                 return self.dma_stop(i);
             }
@@ -1014,9 +1050,17 @@ impl Machine {
                     }
                 }
             };
+            let meshed = matches!(mv.src, Source::Mem(a) if remote(a) && on_chip(a))
+                || (remote(mv.dst) && on_chip(mv.dst));
             let core = &mut self.cores[i];
             let effect = match outcome {
-                Ok(o) => core.dma.commit(now, ch, o, &core.sram),
+                Ok(o) => {
+                    if meshed {
+                        // The engine's path into the mesh is busy.
+                        t.agents[i].dma_retry = Some(now + core.pipe.params.dma_mesh_interval);
+                    }
+                    core.dma.commit(now, ch, o, &core.sram)
+                }
                 // Refused: the network is busy; the same move next cycle.
                 Err(None) => {
                     t.agents[i].dma_retry = Some(now + 1);

@@ -71,6 +71,15 @@ pub struct Params {
     /// arrival over the eLink to its response leaving (the rest of a
     /// blocking DRAM load is the mesh and the eLink both ways).
     pub dram_latency: u64,
+    /// Timed mode: external memory starts one read per this many cycles
+    /// (the Epiphany BSP benchmark: DMA from DRAM, 51 cycles per 8 bytes).
+    pub dram_read_interval: u64,
+    /// Timed mode: a core's memory answers one read request from the mesh
+    /// per this many cycles (DMA reads from another core, ≈ 0.8 B/cycle).
+    pub read_service_interval: u64,
+    /// Timed mode: a DMA engine sends at most one element into the mesh
+    /// per this many cycles (DMA writes to another core, ≈ 2.5 B/cycle).
+    pub dma_mesh_interval: u64,
 }
 
 impl Params {
@@ -93,6 +102,9 @@ impl Params {
         remote_read_per_hop: 3,
         remote_read_extra: 16,
         dram_latency: 467,
+        dram_read_interval: 51,
+        read_service_interval: 10,
+        dma_mesh_interval: 3,
     };
 }
 

@@ -344,3 +344,59 @@ fn dram_store_streams_match_the_board_alone_and_sharing_the_elink() {
         "16 cores: {total:.0} MB/s in total"
     );
 }
+
+/// The `... cycles for 8 KB: N` figures dma_bw prints, in order.
+fn dma_cycles(out: &str) -> Vec<f64> {
+    out.lines()
+        .filter_map(|l| l.split("cycles for 8 KB: ").nth(1))
+        .map(|n| n.trim().parse::<f64>().expect("a number"))
+        .collect()
+}
+
+#[test]
+fn dma_throughput_matches_the_chosen_board_measurements() {
+    let o = epsim(&["run", "../firmware/multi/dma_bw.elf"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("data: ok"), "{out}");
+    let c = dma_cycles(&out);
+    assert_eq!(c.len(), 4, "{out}");
+    let near = |got: f64, want: f64, what: &str| {
+        assert!(
+            (got - want).abs() / want < 0.10,
+            "{what}: {got:.3}, want {want:.3}"
+        );
+    };
+    // Core to core, the longest path: FABIG noCPerformance/bandwidth,
+    // (12 KB - 8 KB) / (5303 - 3683 cycles) = 2.53 B/cycle.
+    near(8192.0 / c[0], 2.53, "DMA write to core (3,3), bytes/cycle");
+    // Reading another core's SRAM: EBSP, 481 MB/s at 600 MHz = 0.80 B/cycle.
+    near(8192.0 / c[1], 0.80, "DMA read from core (0,1), bytes/cycle");
+    // DRAM: the Epiphany BSP benchmark's raw data (isa.md §9.3): 325 +
+    // 19 cycles per 8 bytes to DRAM, 835 + 51 per 8 bytes from DRAM.
+    near(c[2], 325.0 + 19.0 * 1024.0, "DMA to DRAM, cycles for 8 KB");
+    near(
+        c[3],
+        835.0 + 51.0 * 1024.0,
+        "DMA from DRAM, cycles for 8 KB",
+    );
+}
+
+#[test]
+fn dma_programs_run_ahead_exactly_as_in_strict_order() {
+    for name in ["dma_copy", "dma_bw"] {
+        let elf = format!("../firmware/multi/{name}.elf");
+        let fast = epsim(&["run", "--stats", &elf]);
+        let strict = epsim(&["run", "--stats", "--strict", &elf]);
+        assert_eq!(fast.status.code(), Some(0), "{name}");
+        assert_eq!(stdout(&fast), stdout(&strict), "{name}");
+        let stats = |o: &std::process::Output| {
+            String::from_utf8_lossy(&o.stderr)
+                .lines()
+                .filter(|l| !l.contains("block schedules"))
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(stats(&fast), stats(&strict), "{name}");
+    }
+}
