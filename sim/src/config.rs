@@ -123,7 +123,9 @@ impl Config {
 
     /// A chip of `rows` x `cols` cores from row 32, column 8 unless that
     /// does not fit in the 64 x 64 id space (then from row 0, column 0);
-    /// the rest as [`Config::parallella16`].
+    /// the rest as [`Config::parallella16`], except that a mesh covering
+    /// the core ids of the DRAM window (0x8e0, 0x8e1) has no external
+    /// memory.
     pub fn mesh(rows: u32, cols: u32) -> Config {
         let base = Config::parallella16();
         let (first_row, first_col) = if 32 + rows <= 64 && 8 + cols <= 64 {
@@ -131,13 +133,23 @@ impl Config {
         } else {
             (0, 0)
         };
-        Config {
+        let mut config = Config {
             rows,
             cols,
             first_row,
             first_col,
             ..base
+        };
+        if config.chip().contains(config.ext_base >> 20)
+            || config
+                .chip()
+                .contains((config.ext_base + config.ext_size - 1) >> 20)
+        {
+            // The mesh covers the DRAM window's core ids: no room for
+            // external memory in the address space.
+            config.ext_size = 0;
         }
+        config
     }
 
     /// Checks that the chip and memories are ones the machine can build:
@@ -171,8 +183,8 @@ impl Config {
             ));
         }
         let first = self.ext_base >> 20;
-        let last = ((end - 1) >> 20) as u32;
-        for id in first..=last.max(first) {
+        let last = ((end.max(1) - 1) >> 20) as u32;
+        for id in (first..=last.max(first)).filter(|_| self.ext_size > 0) {
             if self.chip().contains(id) {
                 return Err(format!(
                     "external memory at {:#010x} overlaps the address window of {}",

@@ -37,6 +37,8 @@ const PAST: i64 = 24;
 /// Entries of the direct-mapped record table (about 1 MB per core once a
 /// core records anything).
 const TABLE: usize = 1 << 12;
+/// Its size at the first record.
+const FIRST_TABLE: usize = 1 << 8;
 /// The longest key.
 pub const KEY_MAX: usize = 256;
 
@@ -90,7 +92,7 @@ impl Key {
             h = (h ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
             h ^= h >> 29;
         }
-        h as usize & (TABLE - 1)
+        h as usize
     }
 }
 
@@ -131,7 +133,12 @@ pub struct Memo {
     /// The key being built for the current block (kept to avoid
     /// reinitialising it per block).
     pub key: Key,
+    /// Direct-mapped by key hash; it starts small and grows (dropping what
+    /// it holds) while more than half full, up to `TABLE` entries, so that
+    /// the many cores of a large chip that run little code stay small.
     table: Vec<Option<(Box<[u64]>, Record)>>,
+    /// Entries of `table` in use.
+    filled: usize,
     /// The block-cache generation the records were made with (records
     /// name blocks by entry address: when code changes they are stale).
     generation: u64,
@@ -150,6 +157,7 @@ impl Memo {
         Memo {
             key: Key::new(),
             table: Vec::new(),
+            filled: 0,
             generation: 0,
             hits: 0,
             misses: 0,
@@ -160,7 +168,8 @@ impl Memo {
     #[inline]
     pub fn get(&self) -> Option<&Record> {
         let key = &self.key;
-        match self.table.get(key.hash()) {
+        let mask = self.table.len().wrapping_sub(1);
+        match self.table.get(key.hash() & mask) {
             Some(Some((k, r))) if **k == *key.as_words() => Some(r),
             _ => None,
         }
@@ -168,10 +177,17 @@ impl Memo {
 
     /// Stores `record` under the current key.
     pub fn put(&mut self, record: Record) {
-        if self.table.is_empty() {
-            self.table = (0..TABLE).map(|_| None).collect();
+        let len = self.table.len();
+        if len == 0 || (self.filled * 2 > len && len < TABLE) {
+            let new = if len == 0 { FIRST_TABLE } else { len * 4 }.min(TABLE);
+            self.table.clear();
+            self.table.resize_with(new, || None);
+            self.filled = 0;
         }
-        let i = self.key.hash();
+        let i = self.key.hash() & (self.table.len() - 1);
+        if self.table[i].is_none() {
+            self.filled += 1;
+        }
         self.table[i] = Some((self.key.as_words().into(), record));
     }
 
@@ -182,6 +198,7 @@ impl Memo {
         if generation != self.generation {
             self.generation = generation;
             self.table.clear();
+            self.filled = 0;
         }
     }
 }

@@ -287,17 +287,36 @@ impl Machine {
         let group = self.group_indexes().to_vec();
         let mut own = vec![u64::MAX; self.cores.len()];
         let mut dma = vec![u64::MAX; self.cores.len()];
-        let mut scan = group.clone();
+        let mut scan = Vec::with_capacity(group.len());
         loop {
             // Every agent's earliest action: the group's cores and any
             // other core a packet is due at.
-            scan.truncate(group.len());
+            scan.clear();
+            scan.extend(group.iter().copied().filter(|&g| {
+                let c = &self.cores[g];
+                c.run != RunState::Halted
+                    || !t.agents[g].inbox.is_empty()
+                    || t.agents[g].wait != Wait::Nothing
+                    || c.dma.next_ready().is_some()
+            }));
             scan.extend(t.outside.iter().copied());
             let mut next: Option<(u64, Rank, usize)> = None;
+            // The two smallest earliest actions of any core (an action of
+            // its own, its DMA engine's, a delivery), for the horizons.
+            let mut least = [(u64::MAX, usize::MAX); 2];
             for &i in &scan {
                 let (o, d) = self.earliest(t, i);
                 own[i] = o;
                 dma[i] = d;
+                let mut e = o.min(d);
+                if let Some(&(at, _)) = t.agents[i].inbox.front() {
+                    e = e.min(at);
+                }
+                if e < least[0].0 {
+                    least = [(e, i), least[0]];
+                } else if e < least[1].0 {
+                    least[1] = (e, i);
+                }
                 let mut consider = |time: u64, rank: Rank| {
                     if time != u64::MAX && next.is_none_or(|n| (time, rank, i) < n) {
                         next = Some((time, rank, i));
@@ -387,15 +406,14 @@ impl Machine {
                         if let Some(b) = t.mesh.earliest_arrival_bound() {
                             horizon = horizon.min(b.saturating_add(t.lookahead));
                         }
-                        for &k in &scan {
-                            if k != i {
-                                let mut e = own[k].min(dma[k]);
-                                if let Some(&(at, _)) = t.agents[k].inbox.front() {
-                                    e = e.min(at);
-                                }
-                                horizon = horizon.min(e.saturating_add(t.lookahead));
-                            }
-                        }
+                        // Every other core's earliest action, plus the
+                        // least time anything takes to reach this one.
+                        let others = if least[0].1 == i {
+                            least[1].0
+                        } else {
+                            least[0].0
+                        };
+                        horizon = horizon.min(others.saturating_add(t.lookahead));
                         if t.strict {
                             horizon = horizon.min(time + 1);
                         }
@@ -761,6 +779,7 @@ impl Machine {
                     ext_base: self.config.ext_base,
                 };
                 let _ = self.cores[i].serve(&mut shared, access, at);
+                self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
                 if message {
                     self.cores[i].state.ilat |= 1 << irq::MESSAGE;
                 }
@@ -786,6 +805,7 @@ impl Machine {
                     ext_base: self.config.ext_base,
                 };
                 let value = self.cores[i].serve(&mut shared, access, at);
+                self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
                 let requester = self.cores[from].id;
                 let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
                 let tag = t.tag(Payload::ReadResponse { value, dma });

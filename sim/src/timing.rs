@@ -450,6 +450,16 @@ impl Pipeline {
         self.banks |= 1u128 << (4 * i + bank as u64);
     }
 
+    /// An access from the mesh (a write or a read from another core)
+    /// reaches local address `off` in cycle `at`: it takes its SRAM bank in
+    /// that cycle, before the core's own fetch (incoming mesh traffic has
+    /// the highest priority at the banks, isa.md §5.5).
+    pub fn mesh_access(&mut self, at: u64, off: u32) {
+        if off < self.sram_size {
+            self.use_bank(at, Self::bank(off));
+        }
+    }
+
     /// The bank uses of the 32 cycles from `from`, laid out as `banks`.
     #[inline]
     pub(crate) fn banks_window(&self, from: u64) -> u128 {
