@@ -400,3 +400,46 @@ fn dma_programs_run_ahead_exactly_as_in_strict_order() {
         assert_eq!(stats(&fast), stats(&strict), "{name}");
     }
 }
+
+#[test]
+fn debugcmd_halts_and_resumes_another_core() {
+    for mode in ["functional", "timed"] {
+        let o = epsim(&[
+            "run",
+            "--mode",
+            mode,
+            "--group",
+            "1x2",
+            "../firmware/multi/debugcmd.elf",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{mode}");
+        assert_eq!(
+            stdout(&o),
+            "[32,8] halted: 1\n[32,8] resumed: 1\n",
+            "{mode}"
+        );
+    }
+    let fast = epsim(&[
+        "run",
+        "--group",
+        "1x2",
+        "../firmware/multi/debugcmd.elf",
+        "--stats",
+    ]);
+    let strict = epsim(&[
+        "run",
+        "--strict",
+        "--group",
+        "1x2",
+        "../firmware/multi/debugcmd.elf",
+        "--stats",
+    ]);
+    let keep = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(keep(&fast), keep(&strict));
+}
