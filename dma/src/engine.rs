@@ -775,11 +775,17 @@ impl Dma {
         if self.paused {
             return None;
         }
-        self.ch
+        let ready = self
+            .ch
             .iter()
             .filter(|c| c.run == Run::Active || (c.run == Run::Slave && c.item))
             .map(|c| c.ready_at)
-            .min()
+            .min()?;
+        // The cycle's moves are used up: nothing more before the next one.
+        if self.budget_used >= self.params.moves_per_cycle && ready <= self.budget_cycle {
+            return Some(self.budget_cycle + 1);
+        }
+        Some(ready)
     }
 
     /// Whether channel `ch` would take a slave data item now: it is in

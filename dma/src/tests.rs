@@ -1404,3 +1404,26 @@ fn stride_step_sign_and_shift() {
     assert_eq!(datasize_bytes(DOUBLE | 0xFFFF_0000), 8);
     assert_eq!(next_ptr(0x1234_0008), 0x1234);
 }
+
+#[test]
+fn next_ready_skips_a_cycle_whose_moves_are_used_up() {
+    // Both channels ready in the same cycle: DMA0 moves, and DMA1 is next
+    // ready in the following cycle (not in the spent one, where `peek`
+    // offers nothing).
+    let mem = Sram::new();
+    let mut dma = Dma::new(Params::DEFAULT);
+    for (ch, dst) in [(0u32, 0x400u32), (1, 0x600)] {
+        let base = ch * 0x20;
+        dma.write_reg(0, base + 0x04, stride(8, 8), &mem);
+        dma.write_reg(0, base + 0x08, count(1, 16), &mem);
+        dma.write_reg(0, base + 0x0c, 0x100, &mem);
+        dma.write_reg(0, base + 0x10, dst, &mem);
+        dma.write_reg(0, base, 0x3 | 3 << 5, &mem);
+    }
+    let t = dma.next_ready().expect("busy");
+    let mv = dma.peek(t).expect("a move");
+    assert_eq!(mv.channel, 0);
+    dma.commit(t, 0, MoveOutcome::Written, &mem);
+    assert_eq!(dma.peek(t), None);
+    assert_eq!(dma.next_ready(), Some(t + 1));
+}

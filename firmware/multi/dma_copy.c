@@ -124,6 +124,16 @@ int main(void)
     dma_wait(0);
     check("DRAM to local", same(src, dst, 64));
 
+    /* both channels at once */
+    clear(dst, 64);
+    dma_1d(&d0, DMA_DOUBLE, src, dst, 16);
+    dma_1d(&d1, DMA_DOUBLE, src + 32, dst + 32, 16);
+    dma_start(0, &d0);
+    dma_start(1, &d1);
+    dma_wait(0);
+    dma_wait(1);
+    check("both channels at once", same(src, dst, 32) && same(src + 32, dst + 32, 32));
+
     /* completion interrupt: latched in ILAT (masked by crt0) */
     ilat_clear(1u << 6);
     dma_1d(&d0, DMA_WORD, src, dst, 8);

@@ -144,6 +144,8 @@ static inline volatile unsigned *dma_reg(unsigned ch, unsigned off)
 /* Starts channel ch on descriptor d, as e_dma_start does. */
 static inline void dma_start(unsigned ch, dma_desc *d)
 {
+    /* the descriptor's stores must be done before the engine reads it */
+    __asm__ volatile("" ::: "memory");
     *dma_reg(ch, 0) = ((unsigned)(uintptr_t)d << 16) | DMA_STARTUP;
 }
 

@@ -152,6 +152,7 @@ fn dma_copies_every_shape_and_place() {
             "remote core to local (channel 1)",
             "local to DRAM",
             "DRAM to local",
+            "both channels at once",
             "completion interrupt latched",
         ] {
             assert!(
@@ -442,4 +443,20 @@ fn debugcmd_halts_and_resumes_another_core() {
             .collect::<Vec<_>>()
     };
     assert_eq!(keep(&fast), keep(&strict));
+}
+
+#[test]
+fn executing_another_cores_sram_stops_with_a_clear_message() {
+    let o = epsim(&[
+        "run",
+        "--group",
+        "1x2",
+        "../firmware/multi/remote_fetch.elf",
+    ]);
+    assert_eq!(o.status.code(), Some(125));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("instruction fetch from another core's SRAM (not simulated yet) at pc 0x809"),
+        "{err}"
+    );
 }

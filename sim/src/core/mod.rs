@@ -214,6 +214,9 @@ impl std::fmt::Display for GuestFault {
             FaultKind::Fetch { fault } => {
                 let what = match fault {
                     MemFault::Unaligned => "misaligned instruction fetch",
+                    MemFault::Protected => {
+                        "instruction fetch from another core's SRAM (not simulated yet)"
+                    }
                     _ => "instruction fetch from unmapped address",
                 };
                 write!(f, "{}: {what} at pc {:#010x}", self.core, self.pc)
@@ -895,6 +898,7 @@ fn build_block<const REC: bool>(
     let (mem, start) = match bus.place_local(pc, 2) {
         Place::Sram(off) => (&mut *bus.sram, off),
         Place::Dram(off) => (&mut *bus.dram, off),
+        Place::Remote => return Err(MemFault::Protected),
         _ => return Err(MemFault::Unmapped),
     };
     let mut insns = [Insn {
