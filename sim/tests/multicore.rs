@@ -467,3 +467,32 @@ fn executing_another_cores_sram_stops_with_a_clear_message() {
         "{err}"
     );
 }
+
+#[test]
+fn dram_base_and_size_are_configurable() {
+    // 1 MB of DRAM: dram_share's region at 0x8f000000 is outside it.
+    let o = epsim(&[
+        "run",
+        "--dram",
+        "0x8e000000:1M",
+        "../firmware/multi/dram_share.elf",
+    ]);
+    assert_eq!(o.status.code(), Some(125));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("access to unmapped address 0x8f0"), "{err}");
+    // DRAM over a core's address window is refused.
+    let o = epsim(&[
+        "run",
+        "--dram",
+        "0x80800000:1M",
+        "../firmware/multi/hello.elf",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("external memory at 0x80800000 overlaps the address window of core (32,8)"),
+        "{err}"
+    );
+    let o = epsim(&["run", "--dram", "nonsense", "../firmware/multi/hello.elf"]);
+    assert_eq!(o.status.code(), Some(2));
+}

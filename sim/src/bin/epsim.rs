@@ -41,6 +41,10 @@ enum Command {
         /// or ROWSxCOLS (up to 64x64).
         #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
         chip: ChipArg,
+        /// External DRAM as BASE:SIZE (hex or decimal bytes, K/M suffixes),
+        /// e.g. `0x8e000000:32M` (the default).
+        #[arg(long, value_name = "BASE:SIZE", value_parser = parse_dram)]
+        dram: Option<(u32, u32)>,
         /// The cores PROGRAM runs on: ROWSxCOLS cores from chip-relative
         /// row and column ROW,COL (default 0,0), e.g. `4x4` or `2x2@1,1`.
         #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
@@ -127,6 +131,37 @@ fn parse_chip(s: &str) -> Result<ChipArg, String> {
             Ok(ChipArg { rows, cols })
         }
     }
+}
+
+/// `BASE:SIZE` of `--dram`.
+fn parse_dram(s: &str) -> Result<(u32, u32), String> {
+    let (b, z) = s
+        .split_once(':')
+        .ok_or_else(|| format!("`{s}` is not BASE:SIZE (e.g. 0x8e000000:32M)"))?;
+    let num = |t: &str| -> Result<u64, String> {
+        let t = t.trim();
+        let (digits, scale) = match t.chars().last() {
+            Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
+            Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
+            _ => (t, 1),
+        };
+        let v = match digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"))
+        {
+            Some(h) => u64::from_str_radix(h, 16),
+            None => digits.parse::<u64>(),
+        }
+        .map_err(|_| format!("`{t}` in `{s}` is not a number"))?;
+        Ok(v * scale)
+    };
+    let (base, size) = (num(b)?, num(z)?);
+    if base + size > 1 << 32 || size % 8 != 0 {
+        return Err(format!(
+            "DRAM of {size:#x} bytes at {base:#x} must be a multiple of 8 bytes inside the 32-bit address space"
+        ));
+    }
+    Ok((base as u32, size as u32))
 }
 
 /// `ROWSxCOLS`, both at least 1.
@@ -288,6 +323,7 @@ fn main() -> ExitCode {
         Command::Run {
             program,
             chip,
+            dram,
             group,
             load,
             max_cycles,
@@ -306,7 +342,8 @@ fn main() -> ExitCode {
                 .chain(load)
                 .collect::<Vec<_>>();
             run(
-                &program, chip, &loads, max_cycles, stats, on_fault, mode, strict, &trace, args,
+                &program, chip, dram, &loads, max_cycles, stats, on_fault, mode, strict, &trace,
+                args,
             )
         }
         Command::Disasm { program } => disasm(&program),
@@ -317,6 +354,7 @@ fn main() -> ExitCode {
 fn run(
     program: &Path,
     chip: ChipArg,
+    dram: Option<(u32, u32)>,
     loads: &[(GroupArg, PathBuf)],
     max_cycles: Option<u64>,
     stats: bool,
@@ -327,6 +365,10 @@ fn run(
     args: Vec<String>,
 ) -> ExitCode {
     let mut config = Config::mesh(chip.rows, chip.cols);
+    if let Some((base, size)) = dram {
+        config.ext_base = base;
+        config.ext_size = size;
+    }
     config.mode = mode;
     config.fault_policy = match on_fault {
         OnFault::Stop => FaultPolicy::Stop,
