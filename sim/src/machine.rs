@@ -1,18 +1,19 @@
 //! The machine: every core of the chip, external DRAM, the host side of the
-//! system calls, and the scheduler that runs them.
+//! system calls, and the functional-mode scheduler (timed mode's is
+//! `crate::sched`).
 //!
 //! Model decisions owned here:
 //! * which cores take part in a run (the *group*: the cores programs were
 //!   loaded onto) and when a run ends (every core of the group has exited
-//!   or halted, or sleeps with nothing left to wake it; a fault, signal or
-//!   breakpoint ends it at once);
-//! * how one core's access to another's memory or registers is performed
-//!   ([`Machine::serve_remote`]) and answered;
-//! * the group-wide signals: WAND completes when every core of the group
-//!   has executed it, SYNC reaches every core of the group;
-//! * the order in which cores run: always the one furthest behind in
-//!   simulated time (ties: the lower row-major index), for a bounded
-//!   quantum.
+//!   or halted, or sleeps with nothing left to wake it; a fault, signal,
+//!   breakpoint or DMA error ends it at once);
+//! * in functional mode, how one core's access to another's memory or
+//!   registers is performed (at once, by `serve_remote`) and how cores take
+//!   turns: always the one furthest behind in simulated time (ties: the
+//!   lower row-major index), for a bounded quantum, with DMA element moves
+//!   done at once when due;
+//! * the group-wide WAND wire: it ANDs the group's STATUS.WAND flags, and
+//!   the barrier completes when the last flag is set.
 
 use std::path::Path;
 

@@ -16,27 +16,41 @@
 //!   banks), then the core's instructions, then its DMA engine (lowest
 //!   priority). Agents at the same time and rank go in row-major core
 //!   order.
-//! * **How far a core may run alone.** A core runs up to its *horizon*:
-//!   the first cycle in which something could reach it — a packet already
-//!   in flight to it (the mesh's bound), a delivery due, its own DMA
-//!   engine's next move, or a packet another agent could still inject
-//!   (that agent's earliest action plus the minimum latency, at least one
-//!   cycle). Before then nothing but the core itself can change what it
-//!   sees, so running it alone gives exactly what strict cycle-by-cycle
-//!   order gives; the `strict` switch, which lets every core run at most
-//!   one cycle at a time, exists to prove it (sim/tests/multicore.rs).
-//! * **Remote accesses.** A core's access to another core stops it before
-//!   the instruction. The scheduler finds the cycle it would issue in,
-//!   and when that cycle is the earliest action of all, injects the packet
-//!   (retrying a cycle later while the node's queue is full). A store is
-//!   posted: the core resumes at once (the instruction waits only as long
-//!   as the queue was full). A load waits for the response; the
-//!   instruction then executes again with the data, which becomes ready
+//! * **How far a core may run alone.** A core's *safe horizon* is the
+//!   first cycle in which something could reach it — a packet already in
+//!   flight to it (the mesh's bound), a delivery due, its own DMA engine's
+//!   next move, or a packet another agent could still inject (the least
+//!   earliest action of any other agent plus the minimum latency, at least
+//!   one cycle). Before then nothing but the core itself can change what
+//!   it sees, so running it alone gives exactly what strict cycle-by-cycle
+//!   order gives.
+//! * **Running ahead.** Untraced, a core whose safe horizon is near may
+//!   run further (within a window that doubles while it pays off) from a
+//!   checkpoint of its state and SRAM. Nothing it does there leaves the
+//!   core: a remote or external access, a system call, a fault or a
+//!   barrier waits until it is the earliest action of all. If something
+//!   reaches the core in a cycle it has already passed, it goes back to
+//!   the checkpoint and runs again up to that cycle. The `strict` switch,
+//!   which lets every core run at most one cycle at a time, exists to
+//!   prove all this gives the same results (sim/tests/multicore.rs).
+//! * **Remote accesses.** A core's access to another core (or to external
+//!   memory, or to its DMA registers) stops it before the instruction. The
+//!   scheduler finds the cycle it would issue in, and when that cycle is
+//!   the earliest action of all, injects the packet (retrying a cycle
+//!   later while the node's queue is full). A store is posted: the core
+//!   resumes at once (the instruction waits only as long as the queue was
+//!   full). A load waits for the response; the instruction then executes
+//!   again with the data, which becomes ready
 //!   [`Params::remote_read_extra`] cycles after the response arrives.
+//! * **External memory** is the far side of the eLink: a write is applied
+//!   when it arrives; a read is performed when it arrives (after that
+//!   core's stores still on their way: a core sees its own stores) and its
+//!   response enters the chip `dram_latency` cycles later, one read started
+//!   per `dram_read_interval`. A core's memory answers one read from the
+//!   mesh per `read_service_interval`; a DMA engine sends one element into
+//!   the mesh per `dma_mesh_interval`.
 //!
-//! External DRAM is not yet reached through the mesh: cores and DMA
-//! engines access it directly, with the per-core eLink model of
-//! `crate::timing` (shared eLink contention is not modelled yet).
+//! [`Params::remote_read_extra`]: crate::timing::Params::remote_read_extra
 
 use std::collections::VecDeque;
 
