@@ -260,6 +260,10 @@ impl Machine {
     /// Runs until the program ends, faults, or `max_cycles` pass.
     pub fn run(&mut self, max_cycles: Option<u64>) -> StopReason {
         let limit = max_cycles.unwrap_or(u64::MAX);
+        let several = self.group.len() > 1;
+        if let Some(t) = self.trace.as_mut() {
+            t.merge_cores(several);
+        }
         let stop = if self.config.mode == Mode::Timed {
             let mut t = match self.timed.take() {
                 Some(t) => t,
@@ -321,6 +325,10 @@ impl Machine {
             if t >= limit {
                 self.now = self.now.max(limit);
                 return StopReason::CycleLimit { cycles: limit };
+            }
+            if let Some(tr) = self.trace.as_mut() {
+                // No core writes a line before the one furthest behind.
+                tr.release(t.min(dma.map_or(u64::MAX, |d| d.0)).saturating_sub(1));
             }
             let core = &mut self.cores[i];
             if core.run == RunState::Idle && !core.can_wake() {

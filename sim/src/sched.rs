@@ -362,6 +362,19 @@ impl Machine {
             let Some((time, rank, i)) = next else {
                 return self.finished();
             };
+            if let Some(tr) = self.trace.as_mut() {
+                // Lines of cycles before every core's next one are final.
+                let mut upto = time;
+                for &k in &scan {
+                    let c = &self.cores[k];
+                    let next_line = match (c.run, t.agents[k].wait) {
+                        (RunState::Idle, Wait::Nothing) if !c.can_wake() => own[k],
+                        _ => c.stats.cycles.saturating_sub(1),
+                    };
+                    upto = upto.min(next_line);
+                }
+                tr.release(upto);
+            }
             if time >= limit {
                 self.now = self.now.max(limit);
                 return StopReason::CycleLimit { cycles: limit };
@@ -401,7 +414,14 @@ impl Machine {
                         self.commit(t, i);
                         // The horizon: the first cycle something else
                         // could reach this core.
-                        let mut horizon = limit.min(time.saturating_add(BATCH));
+                        // (Traced, a shorter batch: the lines of other
+                        // cores wait for the slowest to be merged.)
+                        let batch = if self.trace.is_some() {
+                            BATCH >> 6
+                        } else {
+                            BATCH
+                        };
+                        let mut horizon = limit.min(time.saturating_add(batch));
                         if let Some(&(at, _)) = t.agents[i].inbox.front() {
                             horizon = horizon.min(at);
                         }

@@ -299,6 +299,13 @@ pub struct Trace {
     pub filter: TraceFilter,
     /// The first write error; writing stops there.
     error: Option<io::Error>,
+    /// Several cores: lines wait here, keyed by (cycle, core id, order of
+    /// arrival), until the machine releases the cycles no core can still
+    /// write, so that the trace is in cycle order (then core order)
+    /// whatever order the scheduler ran the cores in.
+    merging: bool,
+    pending: std::collections::BTreeMap<(u64, u32, u64), String>,
+    seq: u64,
 }
 
 impl Trace {
@@ -308,6 +315,35 @@ impl Trace {
             format,
             filter,
             error: None,
+            merging: false,
+            pending: std::collections::BTreeMap::new(),
+            seq: 0,
+        }
+    }
+
+    /// Orders the lines of several cores by cycle (see [`Trace::release`]).
+    pub fn merge_cores(&mut self, on: bool) {
+        self.merging = on;
+    }
+
+    /// Writes the waiting lines of cycles before `upto` (no core can write
+    /// one any more).
+    pub fn release(&mut self, upto: u64) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let later = self.pending.split_off(&(upto, 0, 0));
+        let ready = std::mem::replace(&mut self.pending, later);
+        for line in ready.into_values() {
+            self.write_line(&line);
+        }
+    }
+
+    fn write_line(&mut self, line: &str) {
+        if self.error.is_none() {
+            if let Err(e) = writeln!(self.out, "{line}") {
+                self.error = Some(e);
+            }
         }
     }
 
@@ -315,6 +351,12 @@ impl Trace {
     /// wants `core` and `cycle` and no write has failed yet.
     fn emit(&mut self, core: CoreId, cycle: u64, line: impl FnOnce(TraceFormat) -> String) {
         if self.error.is_some() || !self.filter.wants(core, cycle) {
+            return;
+        }
+        if self.merging {
+            self.seq += 1;
+            self.pending
+                .insert((cycle, core.bits(), self.seq), line(self.format));
             return;
         }
         if let Err(e) = writeln!(self.out, "{}", line(self.format)) {
@@ -394,6 +436,7 @@ impl Trace {
 
     /// Flushes the output; the first error of the whole trace, if any.
     pub fn finish(&mut self) -> io::Result<()> {
+        self.release(u64::MAX);
         if let Some(e) = self.error.take() {
             return Err(e);
         }
