@@ -263,7 +263,16 @@ impl Timing {
         let mut waits = [ZERO; 8];
         let mut n = 0;
         let operand_table = if class == OpClass::Fpu { 1 } else { 0 };
-        let regs = |mask: u64| (0..64u8).filter(move |r| mask & 1 << r != 0);
+        // The set bits of `mask`, lowest first.
+        let regs = |mut mask: u64| {
+            std::iter::from_fn(move || {
+                (mask != 0).then(|| {
+                    let r = mask.trailing_zeros() as u8;
+                    mask &= mask - 1;
+                    r
+                })
+            })
+        };
         for r in regs(d.reads & !d.data) {
             waits[n] = slot(operand_table, r);
             n += 1;
