@@ -285,18 +285,21 @@ impl Machine {
         loop {
             // The core furthest behind, and when the next one can run; a
             // DMA engine with a move due before then goes first.
-            let mut best: Option<(u64, usize)> = None;
+            // (At equal times a core that was woken goes first: the core
+            // that woke it, caught up with it, must not starve it.)
+            let mut best: Option<(u64, bool, usize)> = None;
             let mut second = u64::MAX;
             let mut dma: Option<(u64, usize)> = None;
             for &i in &self.group {
                 if let Some(t) = self.ready_at(i) {
+                    let running = self.cores[i].run == RunState::Running;
                     match best {
-                        Some((bt, _)) if t >= bt => second = second.min(t),
+                        Some((bt, br, _)) if (t, running) >= (bt, br) => second = second.min(t),
                         _ => {
-                            if let Some((bt, _)) = best {
+                            if let Some((bt, _, _)) = best {
                                 second = second.min(bt);
                             }
-                            best = Some((t, i));
+                            best = Some((t, running, i));
                         }
                     }
                 }
@@ -307,7 +310,7 @@ impl Machine {
                 }
             }
             if let Some((dt, di)) = dma {
-                if best.is_none_or(|(t, _)| dt <= t) {
+                if best.is_none_or(|(t, _, _)| dt <= t) {
                     if dt >= limit {
                         self.now = self.now.max(limit);
                         return StopReason::CycleLimit { cycles: limit };
@@ -319,7 +322,7 @@ impl Machine {
                 }
                 second = second.min(dt);
             }
-            let Some((t, i)) = best else {
+            let Some((t, _, i)) = best else {
                 return self.finished();
             };
             if t >= limit {

@@ -489,3 +489,30 @@ fn dram_base_and_size_are_configurable() {
     let o = epsim(&["run", "--dram", "nonsense", "../firmware/multi/hello.elf"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn resetcore_resets_another_core_and_sync_starts_it_again() {
+    for mode in ["functional", "timed"] {
+        let o = epsim(&[
+            "run",
+            "--mode",
+            mode,
+            "--group",
+            "1x2",
+            "../firmware/multi/resetcore.elf",
+        ]);
+        assert_eq!(o.status.code(), Some(0), "{mode}");
+        assert_eq!(stdout(&o), "[32,8] starts of core (0,1): 2\n", "{mode}");
+    }
+    let keep = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let elf = "../firmware/multi/resetcore.elf";
+    let fast = epsim(&["run", "--group", "1x2", "--stats", elf]);
+    let strict = epsim(&["run", "--strict", "--group", "1x2", "--stats", elf]);
+    assert_eq!(keep(&fast), keep(&strict));
+}

@@ -132,6 +132,8 @@ pub struct CoreBus<'a, const REC: bool = false> {
     pub(super) ext_base: u32,
     /// Set when a register write asks the core to halt.
     pub(super) halt_requested: bool,
+    /// Set when RESETCORE went from 1 to 0: the core resets.
+    pub(super) reset_requested: bool,
     /// Set when a store reached a memory-mapped register or decoded code:
     /// the running block must end after this instruction.
     pub(super) attention: bool,
@@ -290,7 +292,14 @@ impl<const REC: bool> CoreBus<'_, REC> {
             0x600..=0x60B => self.regs.mem[(w - 0x180) as usize] = v,
             0x700 => self.regs.meshconfig = v,
             0x708 => self.regs.multicast = v & 0xfff,
-            0x70C => {}
+            0x70C => {
+                // Writing 1 then 0 resets the core (isa.md §3.2).
+                let was = self.regs.resetcore;
+                self.regs.resetcore = v & 1;
+                if was == 1 && v & 1 == 0 {
+                    self.reset_requested = true;
+                }
+            }
             _ => return false,
         }
         true

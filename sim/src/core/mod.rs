@@ -53,6 +53,8 @@ pub struct OtherRegs {
     pub mem: [u32; 3],
     pub meshconfig: u32,
     pub multicast: u32,
+    /// The last value written to RESETCORE (bit 0).
+    pub resetcore: u32,
 }
 
 /// Per-core counters.
@@ -274,6 +276,7 @@ impl Core {
                 dram: shared.dram,
                 ext_base: shared.ext_base,
                 halt_requested: false,
+                reset_requested: false,
                 attention: false,
                 rec: None,
                 chip: self.chip,
@@ -316,6 +319,7 @@ impl Core {
         let cycle0 = self.stats.cycles;
         let limit = cycle0.saturating_add(budget);
         let mut retired = 0u64;
+        let mut reset = false;
         // Timed: the cycle count after the last instruction (last issue + 1).
         let mut now = cycle0;
         let exit = 'run: {
@@ -348,6 +352,7 @@ impl Core {
                 dram: shared.dram,
                 ext_base: shared.ext_base,
                 halt_requested: false,
+                reset_requested: false,
                 attention: false,
                 rec: None,
                 chip: *chip,
@@ -480,6 +485,11 @@ impl Core {
                     }
                 }
                 if bus.attention {
+                    if bus.reset_requested {
+                        // The core reset itself: it is idle from here.
+                        reset = true;
+                        break 'run CoreExit::Idle;
+                    }
                     if bus.halt_requested {
                         *run = RunState::Halted;
                         break 'run CoreExit::Halted;
@@ -503,6 +513,9 @@ impl Core {
         };
         self.stats.instret += retired;
         self.stats.cycles = now.max(self.stats.cycles);
+        if reset {
+            self.reset();
+        }
         exit
     }
 
@@ -607,7 +620,9 @@ impl Core {
         } else {
             Err(MemFault::Unmapped)
         };
-        if bus.halt_requested {
+        if bus.reset_requested {
+            self.reset();
+        } else if bus.halt_requested {
             self.run = RunState::Halted;
         } else if self.run == RunState::Halted
             && self.state.debugstatus & DEBUG_HALT == 0
@@ -662,6 +677,25 @@ impl Core {
         if let Some(e) = effect.error {
             self.dma_error.get_or_insert(e);
         }
+    }
+
+    /// A reset through RESETCORE: the registers as at power-up (those of
+    /// [`ArchState::new`]: IMASK lets only SYNC through), the DMA engine
+    /// stopped, the pipeline drained; SRAM keeps its contents. The core is
+    /// idle: a SYNC interrupt (a write of 1 to its ILATST, as e-hal's
+    /// `e_start` does) starts it at address 0.
+    pub fn reset(&mut self) {
+        self.state = ArchState::new();
+        self.regs = OtherRegs {
+            meshconfig: 2,
+            ..OtherRegs::default()
+        };
+        self.dma.reset();
+        self.dma_error = None;
+        self.answer = None;
+        self.run = RunState::Idle;
+        self.timer_at = self.stats.cycles;
+        self.pipe.skip_to(self.stats.cycles);
     }
 
     /// Saves the core's state in `into` (reusing its buffers).
