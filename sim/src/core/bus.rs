@@ -41,8 +41,9 @@ pub(super) enum Place {
     Sram(u32),
     Mmr(u32),
     Dram(u32),
-    /// Another core of the chip (its SRAM or registers): the machine
-    /// performs the access.
+    /// Another core of the chip (its SRAM or registers), this core's DMA
+    /// registers, or external memory in timed mode: the machine performs
+    /// the access.
     Remote,
     Unmapped,
 }
@@ -154,12 +155,16 @@ impl<const REC: bool> CoreBus<'_, REC> {
     /// Where a load or store to `addr` goes. An access through the core's
     /// own global address goes out to its mesh node and back, as a remote
     /// one (on hardware it costs what a remote access at no hops costs).
+    /// In timed mode external memory is reached through the mesh too.
     #[inline(always)]
     pub(super) fn place(&self, addr: u32, len: u32) -> Place {
         if addr >> 20 == self.id_bits {
             return Place::Remote;
         }
-        self.place_local(addr, len)
+        match self.place_local(addr, len) {
+            Place::Dram(_) if self.dram_via_mesh => Place::Remote,
+            p => p,
+        }
     }
 
     /// Where `addr` leads with the core's own global address taken as
@@ -188,6 +193,18 @@ impl<const REC: bool> CoreBus<'_, REC> {
             return Place::Dram(ext);
         }
         Place::Unmapped
+    }
+
+    /// An access the machine performs, as the semantics see it: `Busy`
+    /// (the instruction waits) until the machine has answered.
+    fn deferred(&mut self, addr: u32, size: Size, kind: RemoteKind) -> Access<u64> {
+        match self.remote(RemoteAccess { addr, size, kind }) {
+            Some(a) => match a.value {
+                Ok(v) => Access::Ready(v),
+                Err(f) => Access::Fault(f),
+            },
+            None => Access::Busy,
+        }
     }
 
     /// An access to another core: the machine's answer if it has given it
@@ -313,32 +330,13 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let place = self.place(addr, len);
         let access = match place {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
-            Place::Dram(_) if self.dram_via_mesh => {
-                let kind = RemoteKind::Load;
-                return match self.remote(RemoteAccess { addr, size, kind }) {
-                    Some(a) => match a.value {
-                        Ok(v) => Access::Ready(v),
-                        Err(f) => Access::Fault(f),
-                    },
-                    None => Access::Busy,
-                };
-            }
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
             Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
                 Some(v) => Access::Ready(v as u64),
                 None => Access::Fault(MemFault::Unmapped),
             },
             Place::Mmr(_) => Access::Fault(MemFault::Protected),
-            Place::Remote => {
-                let kind = RemoteKind::Load;
-                return match self.remote(RemoteAccess { addr, size, kind }) {
-                    Some(a) => match a.value {
-                        Ok(v) => Access::Ready(v),
-                        Err(f) => Access::Fault(f),
-                    },
-                    None => Access::Busy,
-                };
-            }
+            Place::Remote => return self.deferred(addr, size, RemoteKind::Load),
             Place::Unmapped => Access::Fault(MemFault::Unmapped),
         };
         if REC {
@@ -360,16 +358,6 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let len = size.bytes();
         let place = self.place(addr, len);
         match place {
-            Place::Dram(_) if self.dram_via_mesh => {
-                let kind = RemoteKind::Store(value);
-                return match self.remote(RemoteAccess { addr, size, kind }) {
-                    Some(a) => match a.value {
-                        Ok(_) => Access::Ready(()),
-                        Err(f) => Access::Fault(f),
-                    },
-                    None => Access::Busy,
-                };
-            }
             Place::Sram(off) => {
                 if off < 0x8000 && self.regs.mem[MEMPROTECT] & 1 << (off >> 12) != 0 {
                     // Dropped: no memory effect to record.
@@ -394,13 +382,10 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             }
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
             Place::Remote => {
-                let kind = RemoteKind::Store(value);
-                return match self.remote(RemoteAccess { addr, size, kind }) {
-                    Some(a) => match a.value {
-                        Ok(_) => Access::Ready(()),
-                        Err(f) => Access::Fault(f),
-                    },
-                    None => Access::Busy,
+                return match self.deferred(addr, size, RemoteKind::Store(value)) {
+                    Access::Ready(_) => Access::Ready(()),
+                    Access::Fault(f) => Access::Fault(f),
+                    _ => Access::Busy,
                 };
             }
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
@@ -425,28 +410,13 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let place = self.place(addr, 4);
         let (mem, off) = match place {
             Place::Sram(off) => (&mut *self.sram, off),
-            Place::Dram(_) if self.dram_via_mesh => {
-                let kind = RemoteKind::TestSet(value);
-                let size = Size::Word;
-                return match self.remote(RemoteAccess { addr, size, kind }) {
-                    Some(a) => match a.value {
-                        Ok(old) => Access::Ready(old as u32),
-                        Err(f) => Access::Fault(f),
-                    },
-                    None => Access::Busy,
-                };
-            }
             Place::Dram(off) => (&mut *self.dram, off),
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
             Place::Remote => {
-                let kind = RemoteKind::TestSet(value);
-                let size = Size::Word;
-                return match self.remote(RemoteAccess { addr, size, kind }) {
-                    Some(a) => match a.value {
-                        Ok(old) => Access::Ready(old as u32),
-                        Err(f) => Access::Fault(f),
-                    },
-                    None => Access::Busy,
+                return match self.deferred(addr, Size::Word, RemoteKind::TestSet(value)) {
+                    Access::Ready(old) => Access::Ready(old as u32),
+                    Access::Fault(f) => Access::Fault(f),
+                    _ => Access::Busy,
                 };
             }
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
@@ -475,10 +445,12 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     fn read_sreg(&mut self, s: &mut ArchState, sreg: Sreg) -> Access<u32> {
         let off = sreg.mmr_addr();
         if is_dma(off) {
-            let (addr, size, kind) = (self.id_bits << 20 | off, Size::Word, RemoteKind::Load);
-            return match self.remote(RemoteAccess { addr, size, kind }) {
-                Some(a) => Access::Ready(a.value.unwrap_or(0) as u32),
-                None => Access::Busy,
+            let addr = self.id_bits << 20 | off;
+            return match self.deferred(addr, Size::Word, RemoteKind::Load) {
+                Access::Ready(v) => Access::Ready(v as u32),
+                Access::Busy => Access::Busy,
+                // (a word read of a DMA register does not fault)
+                _ => Access::Ready(0),
             };
         }
         // Reserved special registers read as zero.
@@ -489,11 +461,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let off = sreg.mmr_addr();
         if is_dma(off) {
             let addr = self.id_bits << 20 | off;
-            let kind = RemoteKind::Store(u64::from(value));
-            let size = Size::Word;
-            return match self.remote(RemoteAccess { addr, size, kind }) {
-                Some(_) => Access::Ready(()),
-                None => Access::Busy,
+            return match self.deferred(addr, Size::Word, RemoteKind::Store(u64::from(value))) {
+                Access::Busy => Access::Busy,
+                _ => Access::Ready(()),
             };
         }
         // Writes to reserved or read-only special registers are ignored.
