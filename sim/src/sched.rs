@@ -169,9 +169,10 @@ pub struct Timed {
     pub rollbacks: u64,
     /// Cores outside the group with deliveries due.
     outside: std::collections::BTreeSet<usize>,
-    /// Read responses from external memory waiting to enter the chip
-    /// through the eLink, in time order.
-    ext_out: VecDeque<(u64, Packet)>,
+    /// Read responses waiting to be sent, in time order: from external
+    /// memory into the chip through the eLink (`true`), or from a core's
+    /// node whose queue was full (`false`).
+    outbox: VecDeque<(u64, bool, Packet)>,
     /// Per core: its stores to external memory still on their way, and the
     /// reads from external memory it sent after them, waiting at the eLink
     /// (a core's loads see its own earlier stores).
@@ -221,7 +222,7 @@ impl Timed {
             strict: false,
             rollbacks: 0,
             outside: std::collections::BTreeSet::new(),
-            ext_out: VecDeque::new(),
+            outbox: VecDeque::new(),
             dram_writes: vec![0; m.cores.len()],
             held_reads: vec![VecDeque::new(); m.cores.len()],
             read_busy: vec![0; m.cores.len()],
@@ -239,6 +240,23 @@ impl Timed {
                 self.payloads.push(Some(p));
                 (self.payloads.len() - 1) as u64
             }
+        }
+    }
+
+    /// Queues a response to be sent at cycle `at` (see `outbox`).
+    fn queue_response(&mut self, at: u64, external: bool, packet: Packet) {
+        let pos = self.outbox.partition_point(|&(when, _, _)| when <= at);
+        self.outbox.insert(pos, (at, external, packet));
+    }
+
+    /// Makes `d` due at core `k` in cycle `at`, after anything already due
+    /// then or earlier.
+    fn due(&mut self, k: usize, at: u64, d: Delivery, in_group: bool) {
+        let inbox = &mut self.agents[k].inbox;
+        let pos = inbox.partition_point(|&(when, _)| when <= at);
+        inbox.insert(pos, (at, d));
+        if !in_group {
+            self.outside.insert(k);
         }
     }
 
@@ -342,8 +360,9 @@ impl Machine {
                 consider(o, Rank::Core);
                 consider(d, Rank::Dma);
             }
-            // The eLink's receive side: responses from external memory.
-            let ext_at = t.ext_out.front().map(|e| e.0);
+            // Responses waiting to be sent (from external memory, or from a
+            // node whose queue was full).
+            let ext_at = t.outbox.front().map(|e| e.0);
             if let Some(at) = ext_at {
                 if next.is_none_or(|n| (at, Rank::Delivery, usize::MAX) < n) {
                     next = Some((at, Rank::Delivery, usize::MAX));
@@ -381,7 +400,7 @@ impl Machine {
             }
             let stop = match rank {
                 Rank::Delivery if i == usize::MAX => {
-                    self.external_response(t);
+                    self.send_response(t);
                     None
                 }
                 Rank::Delivery => self.deliver(t, i),
@@ -489,10 +508,7 @@ impl Machine {
             let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) else {
                 continue;
             };
-            t.agents[k].inbox.push_back((a.at, Delivery::Packet(p)));
-            if !self.in_group(k) {
-                t.outside.insert(k);
-            }
+            t.due(k, a.at, Delivery::Packet(p), self.in_group(k));
         }
         t.arrivals = arrivals;
         self.now = self.now.max(to.min(self.now.max(t.mesh.now())));
@@ -564,26 +580,31 @@ impl Machine {
                 let start = at.max(t.dram_busy);
                 t.dram_busy = start + p.dram_read_interval;
                 let leave = start + p.dram_latency;
-                let pos = t.ext_out.partition_point(|&(when, _)| when <= leave);
-                t.ext_out.insert(pos, (leave, packet));
+                t.queue_response(leave, true, packet);
             }
             Payload::ReadResponse { .. } => {}
         }
     }
 
-    /// The first waiting response from external memory enters the chip
-    /// (a cycle later while the eLink's receive queue is full).
-    fn external_response(&mut self, t: &mut Timed) {
-        let Some((at, packet)) = t.ext_out.pop_front() else {
+    /// The first waiting response is sent (a cycle later while the queue
+    /// it enters is full).
+    fn send_response(&mut self, t: &mut Timed) {
+        let Some((at, external, packet)) = t.outbox.pop_front() else {
             return;
         };
         self.mesh_to(t, at);
-        match t.mesh.inject_external(at.max(t.mesh.now()), packet) {
+        let at = at.max(t.mesh.now());
+        let sent = if external {
+            t.mesh.inject_external(at, packet)
+        } else {
+            t.mesh.inject(at, packet)
+        };
+        match sent {
             Ok(()) => {}
-            Err(InjectError::Full) => t.ext_out.push_front((at + 1, packet)),
+            Err(InjectError::Full) => t.queue_response(at + 1, external, packet),
             Err(_) => {
-                // No way in (cannot happen for a requester on the chip):
-                // the response is lost, as on hardware.
+                // No way to the requester (cannot happen for a core on the
+                // chip): the response is lost, as on hardware.
                 t.untag(packet.tag);
             }
         }
@@ -657,7 +678,7 @@ impl Machine {
             CoreExit::Sync => {
                 let at = self.cores[i].stats.cycles + WIRE_LATENCY;
                 for g in self.group_indexes().to_vec() {
-                    t.agents[g].inbox.push_back((at, Delivery::Wire(irq::SYNC)));
+                    t.due(g, at, Delivery::Wire(irq::SYNC), true);
                 }
                 None
             }
@@ -680,7 +701,7 @@ impl Machine {
         if self.wand_arrive() {
             let at = self.cores[i].stats.cycles + WIRE_LATENCY;
             for g in self.group_indexes().to_vec() {
-                t.agents[g].inbox.push_back((at, Delivery::Wire(irq::WAND)));
+                t.due(g, at, Delivery::Wire(irq::WAND), true);
             }
         }
     }
@@ -825,12 +846,7 @@ impl Machine {
                     // The memory is answering an earlier read: this one
                     // waits its turn.
                     let d = Delivery::Packet(Payload::ReadRequest { from, access, dma });
-                    let inbox = &mut t.agents[i].inbox;
-                    let pos = inbox.partition_point(|&(when, _)| when <= free);
-                    inbox.insert(pos, (free, d));
-                    if !self.in_group(i) {
-                        t.outside.insert(i);
-                    }
+                    t.due(i, free, d, self.in_group(i));
                     return None;
                 }
                 t.read_busy[i] = at + self.cores[i].pipe.params.read_service_interval;
@@ -850,29 +866,9 @@ impl Machine {
                     dst: requester.global_base(),
                     bytes: access.size.bytes() as u8,
                 };
-                // (A full response queue is not modelled: responses
-                // always enter.)
-                let at = at.max(t.mesh.now());
-                self.mesh_to(t, at);
-                if t.mesh.inject(at, packet).is_err() {
-                    // The node's queue is full: the response goes out with
-                    // the next read this memory answers (the request is
-                    // served again a cycle later).
-                    t.untag(tag);
-                    t.read_busy[i] = at + 1;
-                    let d = Delivery::Packet(Payload::ReadRequest {
-                        from,
-                        access,
-                        dma: dma.map(|(ch, dst, _)| (ch, dst)),
-                    });
-                    let inbox = &mut t.agents[i].inbox;
-                    let pos = inbox.partition_point(|&(when, _)| when <= at + 1);
-                    inbox.insert(pos, (at + 1, d));
-                    if !self.in_group(i) {
-                        t.outside.insert(i);
-                    }
-                    return None;
-                }
+                // Sent now, or as soon as the node's queue has room (the
+                // read itself is done: a TESTSET is not repeated).
+                t.queue_response(at, false, packet);
                 return self.dma_stop(i);
             }
             Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => match dma {
