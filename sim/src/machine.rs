@@ -475,7 +475,7 @@ impl Machine {
     fn serve_remote(&mut self, from: usize, access: RemoteAccess) {
         let cycle = self.cores[from].stats.cycles;
         let target = CoreId::from_bits(access.addr >> 20);
-        let (value, latency) = match self.config.core_index(target) {
+        let value = match self.config.core_index(target) {
             Some(t) => {
                 let mut shared = Shared {
                     dram: &mut self.dram,
@@ -486,32 +486,17 @@ impl Machine {
                 if target_core.run != RunState::Halted {
                     target_core.catch_up(cycle);
                 }
-                let from_id = self.cores[from].id;
-                let hops = from_id.row.abs_diff(target.row) + from_id.col.abs_diff(target.col);
-                let p = &self.cores[from].pipe.params;
-                let latency = match access.kind {
-                    RemoteKind::Store(_) => 0,
-                    RemoteKind::Load | RemoteKind::TestSet(_) => {
-                        p.remote_read + p.remote_read_per_hop * u64::from(hops)
-                    }
-                };
-                (value, latency as u32)
+                value
             }
-            None => (Err(MemFault::Unmapped), 0),
+            None => Err(MemFault::Unmapped),
         };
-        if self.config.mode == Mode::Functional {
-            self.cores[from].answer = Some(Answer {
-                addr: access.addr,
-                value,
-                latency: 0,
-            });
-        } else {
-            self.cores[from].answer = Some(Answer {
-                addr: access.addr,
-                value,
-                latency,
-            });
-        }
+        // Functional mode: every instruction is one cycle, whatever it
+        // waits for.
+        self.cores[from].answer = Some(Answer {
+            addr: access.addr,
+            value,
+            latency: 0,
+        });
     }
 
     /// Performs the moves core `i`'s DMA engine makes in cycle `t`. Each

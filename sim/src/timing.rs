@@ -58,11 +58,6 @@ pub struct Params {
     pub mem_lead: u64,
     /// Cycles to fetch one 8-byte line from external memory.
     pub ext_fetch_line: u64,
-    /// Cycles of a load from another core's SRAM at no hops (its own
-    /// global address), and the extra cycles per hop of Manhattan distance
-    /// (Adapteva's `emesh_read_latency` check: 18 + 3 per hop).
-    pub remote_read: u64,
-    pub remote_read_per_hop: u64,
     /// Timed mode with the mesh: cycles from a read response's arrival at
     /// the core until the loaded register can be used (the rest of the
     /// 18-cycle fixed part is the mesh's node entry and exit).
@@ -98,8 +93,6 @@ impl Params {
         fetch_lead: 2,
         mem_lead: 2,
         ext_fetch_line: 540,
-        remote_read: 18,
-        remote_read_per_hop: 3,
         remote_read_extra: 16,
         dram_latency: 467,
         dram_read_interval: 51,
