@@ -140,11 +140,7 @@ impl Config {
             first_col,
             ..base
         };
-        if config.chip().contains(config.ext_base >> 20)
-            || config
-                .chip()
-                .contains((config.ext_base + config.ext_size - 1) >> 20)
-        {
+        if config.dram_overlap().is_some() {
             // The mesh covers the DRAM window's core ids: no room for
             // external memory in the address space.
             config.ext_size = 0;
@@ -182,18 +178,25 @@ impl Config {
                 self.ext_size, self.ext_base
             ));
         }
-        let first = self.ext_base >> 20;
-        let last = ((end.max(1) - 1) >> 20) as u32;
-        for id in (first..=last.max(first)).filter(|_| self.ext_size > 0) {
-            if self.chip().contains(id) {
-                return Err(format!(
-                    "external memory at {:#010x} overlaps the address window of {}",
-                    self.ext_base,
-                    CoreId::from_bits(id)
-                ));
-            }
+        if let Some(id) = self.dram_overlap() {
+            return Err(format!(
+                "external memory at {:#010x} overlaps the address window of {id}",
+                self.ext_base
+            ));
         }
         Ok(())
+    }
+
+    /// The first core whose address window external memory overlaps.
+    fn dram_overlap(&self) -> Option<CoreId> {
+        if self.ext_size == 0 {
+            return None;
+        }
+        let first = self.ext_base >> 20;
+        let last = ((u64::from(self.ext_base) + u64::from(self.ext_size) - 1) >> 20) as u32;
+        (first..=last.min(0xfff))
+            .find(|&id| self.chip().contains(id))
+            .map(CoreId::from_bits)
     }
 
     /// The chip's cores as a core's bus sees them.
