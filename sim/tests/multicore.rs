@@ -383,22 +383,36 @@ fn dma_throughput_matches_the_chosen_board_measurements() {
     );
 }
 
+/// Runs `epsim run --stats ARGS` with the scheduler's run-ahead and with
+/// `--strict`, and asserts the same exit status, output and statistics
+/// (but for the host-side counts of replayed schedules and roll-backs);
+/// returns the first run's.
+fn same_as_strict(args: &[&str]) -> std::process::Output {
+    let with = |extra: &[&str]| {
+        let mut all = vec!["run", "--stats"];
+        all.extend_from_slice(extra);
+        all.extend_from_slice(args);
+        epsim(&all)
+    };
+    let (fast, strict) = (with(&[]), with(&["--strict"]));
+    let stats = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stderr)
+            .lines()
+            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(fast.status.code(), strict.status.code(), "{args:?}");
+    assert_eq!(stdout(&fast), stdout(&strict), "{args:?}");
+    assert_eq!(stats(&fast), stats(&strict), "{args:?}");
+    fast
+}
+
 #[test]
 fn dma_programs_run_ahead_exactly_as_in_strict_order() {
     for name in ["dma_copy", "dma_bw"] {
         let elf = format!("../firmware/multi/{name}.elf");
-        let fast = epsim(&["run", "--stats", &elf]);
-        let strict = epsim(&["run", "--stats", "--strict", &elf]);
-        assert_eq!(fast.status.code(), Some(0), "{name}");
-        assert_eq!(stdout(&fast), stdout(&strict), "{name}");
-        let stats = |o: &std::process::Output| {
-            String::from_utf8_lossy(&o.stderr)
-                .lines()
-                .filter(|l| !l.contains("block schedules"))
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(stats(&fast), stats(&strict), "{name}");
+        assert_eq!(same_as_strict(&[&elf]).status.code(), Some(0), "{name}");
     }
 }
 
@@ -420,29 +434,7 @@ fn debugcmd_halts_and_resumes_another_core() {
             "{mode}"
         );
     }
-    let fast = epsim(&[
-        "run",
-        "--group",
-        "1x2",
-        "../firmware/multi/debugcmd.elf",
-        "--stats",
-    ]);
-    let strict = epsim(&[
-        "run",
-        "--strict",
-        "--group",
-        "1x2",
-        "../firmware/multi/debugcmd.elf",
-        "--stats",
-    ]);
-    let keep = |o: &std::process::Output| {
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(keep(&fast), keep(&strict));
+    same_as_strict(&["--group", "1x2", "../firmware/multi/debugcmd.elf"]);
 }
 
 #[test]
@@ -504,15 +496,5 @@ fn resetcore_resets_another_core_and_sync_starts_it_again() {
         assert_eq!(o.status.code(), Some(0), "{mode}");
         assert_eq!(stdout(&o), "[32,8] starts of core (0,1): 2\n", "{mode}");
     }
-    let keep = |o: &std::process::Output| {
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    let elf = "../firmware/multi/resetcore.elf";
-    let fast = epsim(&["run", "--group", "1x2", "--stats", elf]);
-    let strict = epsim(&["run", "--strict", "--group", "1x2", "--stats", elf]);
-    assert_eq!(keep(&fast), keep(&strict));
+    same_as_strict(&["--group", "1x2", "../firmware/multi/resetcore.elf"]);
 }
