@@ -416,7 +416,6 @@ impl Machine {
                         // A system call reads memory as the core wrote it:
                         // its stores to external memory land first.
                         self.commit(t, i);
-                        let _ = exit;
                         t.agents[i].wait = Wait::Drain(exit);
                         None
                     }
