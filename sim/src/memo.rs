@@ -12,6 +12,12 @@
 //! is recorded, relative to `base`; later runs from the same state replay
 //! the record.
 //!
+//! Building and hashing a key costs more than replaying a record, so the
+//! record that followed another is remembered beside it, for each way the
+//! next block ran ([`Chain`]): while nothing but replays has touched the
+//! pipeline and every slot older than the last record is settled, the next
+//! key is a function of that record, and the follower is found without it.
+//!
 //! Model decisions owned here, each keeping replay identical to the
 //! detailed model (`tests/tests/programs.rs` compares every corpus run with
 //! and without memoisation, cycle for cycle):
@@ -126,6 +132,11 @@ pub struct Record {
     last_issue: i64,
     dual: u64,
     stalls: [u64; crate::timing::NSTALL],
+    /// The latest readiness it writes (relative to `base`).
+    max_ready: i64,
+    /// The records that followed this one (see [`Chain`]), latest first;
+    /// `u32::MAX` = none.
+    followers: [(Run, u32); 2],
 }
 
 /// The records of one core.
@@ -133,18 +144,74 @@ pub struct Memo {
     /// The key being built for the current block (kept to avoid
     /// reinitialising it per block).
     pub key: Key,
-    /// Direct-mapped by key hash; it starts small and grows (dropping what
-    /// it holds) while more than half full, up to `TABLE` entries, so that
-    /// the many cores of a large chip that run little code stay small.
-    table: Vec<Option<(Box<[u64]>, Record)>>,
+    /// Every record made, in the order made; records are named by their
+    /// index here.
+    records: Vec<Record>,
+    /// Direct-mapped by key hash: the key and its record's index. It
+    /// starts small and grows (dropping what it holds) while more than
+    /// half full, up to `TABLE` entries, so that the many cores of a large
+    /// chip that run little code stay small.
+    table: Vec<Option<(Box<[u64]>, u32)>>,
     /// Entries of `table` in use.
     filled: usize,
     /// The block-cache generation the records were made with (records
     /// name blocks by entry address: when code changes they are stale).
     generation: u64,
+    /// Advances whenever `records` is emptied: a [`Chain`] names records
+    /// of one epoch.
+    epoch: u32,
     pub hits: u64,
+    /// Hits found by following a [`Chain`] (no key built).
+    pub followed: u64,
     pub misses: u64,
 }
+
+/// The pipeline state is exactly what replaying (or recording) record
+/// `record` made it, and every scoreboard slot that record does not write
+/// was ready by cycle `quiet` (the pipeline's `quiet` before the block).
+/// Once the next block starts at or after `quiet`, its whole entry state
+/// is a function of `record` alone: the key it builds would be the same
+/// whenever it follows that record with the same run, so the record it
+/// leads to can be remembered beside `record` ([`Memo::follow`]) instead
+/// of building and hashing the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chain {
+    record: u32,
+    epoch: u32,
+    quiet: u64,
+}
+
+/// How a block ran, as far as its key depends on it beyond the entry
+/// state: its entry address, how many instructions ran, whether the last
+/// jumped, and where each memory access went (at most eight).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Run {
+    head: u64,
+    codes: u64,
+}
+
+impl Run {
+    /// `None` when the run has more than eight memory accesses (not
+    /// chained).
+    #[inline(always)]
+    pub fn of(entry: u32, done: usize, jumped: bool, codes: &[u8]) -> Option<Run> {
+        if codes.len() > 8 {
+            return None;
+        }
+        let mut b = [0u8; 8];
+        b[..codes.len()].copy_from_slice(codes);
+        Some(Run {
+            head: entry as u64
+                | (done as u64) << 32
+                | (jumped as u64) << 40
+                | (codes.len() as u64) << 48,
+            codes: u64::from_le_bytes(b),
+        })
+    }
+}
+
+/// Records made before the memo starts over.
+const MAX_RECORDS: usize = 1 << 16;
 
 impl Default for Memo {
     fn default() -> Self {
@@ -156,27 +223,39 @@ impl Memo {
     pub fn new() -> Memo {
         Memo {
             key: Key::new(),
+            records: Vec::new(),
             table: Vec::new(),
             filled: 0,
             generation: 0,
+            epoch: 0,
             hits: 0,
+            followed: 0,
             misses: 0,
         }
     }
 
+    /// The record named `id`.
+    #[inline(always)]
+    pub fn record(&self, id: u32) -> &Record {
+        &self.records[id as usize]
+    }
+
     /// The record for the current key, if there is one.
     #[inline]
-    pub fn get(&self) -> Option<&Record> {
+    pub fn get(&self) -> Option<u32> {
         let key = &self.key;
         let mask = self.table.len().wrapping_sub(1);
         match self.table.get(key.hash() & mask) {
-            Some(Some((k, r))) if **k == *key.as_words() => Some(r),
+            Some(Some((k, r))) if **k == *key.as_words() => Some(*r),
             _ => None,
         }
     }
 
-    /// Stores `record` under the current key.
-    pub fn put(&mut self, record: Record) {
+    /// Stores `record` under the current key; returns its name.
+    pub fn put(&mut self, record: Record) -> u32 {
+        if self.records.len() >= MAX_RECORDS {
+            self.clear();
+        }
         let len = self.table.len();
         if len == 0 || (self.filled * 2 > len && len < TABLE) {
             let new = if len == 0 { FIRST_TABLE } else { len * 4 }.min(TABLE);
@@ -184,11 +263,21 @@ impl Memo {
             self.table.resize_with(new, || None);
             self.filled = 0;
         }
+        let id = self.records.len() as u32;
+        self.records.push(record);
         let i = self.key.hash() & (self.table.len() - 1);
         if self.table[i].is_none() {
             self.filled += 1;
         }
-        self.table[i] = Some((self.key.as_words().into(), record));
+        self.table[i] = Some((self.key.as_words().into(), id));
+        id
+    }
+
+    fn clear(&mut self) {
+        self.table.clear();
+        self.records.clear();
+        self.filled = 0;
+        self.epoch = self.epoch.wrapping_add(1);
     }
 
     /// Forgets every record if the block cache was emptied since they
@@ -197,8 +286,46 @@ impl Memo {
     pub fn validate(&mut self, generation: u64) {
         if generation != self.generation {
             self.generation = generation;
-            self.table.clear();
-            self.filled = 0;
+            self.clear();
+        }
+    }
+
+    /// The record that followed `chain`'s last time a block ran as `run`
+    /// from a pipeline whose next issue is `base`, if the chain holds.
+    #[inline(always)]
+    pub fn follow(&self, chain: Option<Chain>, base: u64, run: Option<Run>) -> Option<u32> {
+        let (c, run) = (chain?, run?);
+        if c.epoch != self.epoch || c.quiet > base {
+            return None;
+        }
+        let r = &self.records[c.record as usize];
+        r.followers
+            .iter()
+            .find(|&&(n, id)| n == run && id != u32::MAX)
+            .map(|&(_, id)| id)
+    }
+
+    /// Remembers that `id` followed `chain`'s record for `run`.
+    pub fn link(&mut self, chain: Option<Chain>, base: u64, run: Option<Run>, id: u32) {
+        let (Some(c), Some(run)) = (chain, run) else {
+            return;
+        };
+        if c.epoch != self.epoch || c.quiet > base || c.record as usize >= self.records.len() {
+            return;
+        }
+        let r = &mut self.records[c.record as usize];
+        r.followers[1] = r.followers[0];
+        r.followers[0] = (run, id);
+    }
+
+    /// The chain after replaying or recording record `id` on a pipeline
+    /// whose `quiet` was `quiet` before.
+    #[inline(always)]
+    pub fn chain(&self, id: u32, quiet: u64) -> Chain {
+        Chain {
+            record: id,
+            epoch: self.epoch,
+            quiet,
         }
     }
 }
@@ -347,12 +474,15 @@ impl Pipeline {
         let mut writes = Vec::new();
         let mut flags = [None; 2];
         let mut seen = 0u64;
+        let mut max_ready = i64::MIN;
         for t in timing {
             for &r in &t.writes[..t.nwrites as usize] {
                 if r < 64 && seen & 1 << r == 0 {
                     seen |= 1 << r;
                     let r = r as usize;
-                    writes.push((r as u8, [rel(r), rel(STRIDE + r), rel(2 * STRIDE + r)]));
+                    let w = [rel(r), rel(STRIDE + r), rel(2 * STRIDE + r)];
+                    max_ready = max_ready.max(w[0].max(w[1]).max(w[2]) as i64);
+                    writes.push((r as u8, w));
                 }
             }
             if t.flags & AFLAGS != 0 {
@@ -361,6 +491,9 @@ impl Pipeline {
             if t.flags & BFLAGS != 0 {
                 flags[1] = Some(rel(BFLAGS_SLOT));
             }
+        }
+        for f in flags.iter().flatten() {
+            max_ready = max_ready.max(*f as i64);
         }
         let f = &self.fetch;
         Record {
@@ -387,6 +520,8 @@ impl Pipeline {
             last_issue: last_issue as i64 - b,
             dual,
             stalls,
+            max_ready,
+            followers: [(Run::default(), u32::MAX); 2],
         }
     }
 
@@ -395,6 +530,9 @@ impl Pipeline {
     /// of the block's last instruction.
     pub fn replay(&mut self, r: &Record, target: Option<u32>) -> u64 {
         let b = self.next as i64;
+        if r.max_ready != i64::MIN {
+            self.quiet = self.quiet.max((b + r.max_ready) as u64);
+        }
         let at = |rel: i64| (b + rel) as u64;
         for &(reg, [i, f, st]) in &r.writes {
             let reg = reg as usize;
@@ -434,6 +572,7 @@ impl Pipeline {
             };
         }
         if let (Some(rel), Some(t)) = (r.redirect, target) {
+            // (redirect() clears the chain; the caller sets it after.)
             self.redirect(t, at(rel));
             // redirect() clears pairing, as complete() leaves it.
             self.can_pair = r.can_pair;
@@ -443,6 +582,13 @@ impl Pipeline {
 }
 
 impl Record {
+    /// Whether replaying it from `base` makes the pipeline state a function
+    /// of the record alone (not early in a run, where the bank history is
+    /// cut at cycle 0).
+    #[inline(always)]
+    pub fn chains_at(&self, base: u64) -> bool {
+        base as i64 + self.banks_from >= 0
+    }
     pub fn dual(&self) -> u64 {
         self.dual
     }

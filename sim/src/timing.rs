@@ -350,6 +350,13 @@ pub struct Pipeline {
     /// Local SRAM: addresses below `sram_size` or in `id_bits << 20`.
     sram_size: u32,
     id_bits: u32,
+    /// No scoreboard slot is ready later than this (the latest readiness
+    /// ever written).
+    pub(crate) quiet: u64,
+    /// The memo record the pipeline state was last replayed or recorded
+    /// from, while nothing else has changed it since
+    /// ([`crate::memo::Chain`]); every other change clears it.
+    pub(crate) chain: Option<crate::memo::Chain>,
 }
 
 impl Pipeline {
@@ -382,6 +389,8 @@ impl Pipeline {
             blocked_reason: Stall::ExtLoad,
             sram_size,
             id_bits,
+            quiet: 0,
+            chain: None,
         }
     }
 
@@ -410,6 +419,7 @@ impl Pipeline {
             != self.params.fpu_to_store + rnd * self.params.fpu_round_extra
         {
             self.lat = Pipeline::latencies(&self.params, rnd);
+            self.chain = None;
         }
     }
 
@@ -436,6 +446,7 @@ impl Pipeline {
     /// Records that a load or store uses `bank` in cycle `at`.
     #[inline]
     fn use_bank(&mut self, at: u64, bank: u8) {
+        self.chain = None;
         let Some(mut i) = at.checked_sub(self.banks_from) else {
             return;
         };
@@ -531,6 +542,7 @@ impl Pipeline {
     /// Control goes to `target`, which can issue from `cycle` on (plus the
     /// fetch of its line).
     pub fn redirect(&mut self, target: u32, cycle: u64) {
+        self.chain = None;
         let local = self.local(target & !7);
         self.fetch = Fetch {
             line: target >> 3,
@@ -554,6 +566,7 @@ impl Pipeline {
     /// that back.
     #[inline(always)]
     pub fn issue(&mut self, t: &Timing, pc: u32, len: u32) -> Issue {
+        self.chain = None;
         // Operands, flags and earlier writes to the destinations: the
         // latest of eight scoreboard slots (unused ones read a zero).
         let r = &self.ready;
@@ -604,6 +617,7 @@ impl Pipeline {
     /// Takes back the fetch-state change of an [`Pipeline::issue`] that is
     /// not followed by its instruction (the cycle budget ran out).
     pub fn unissue(&mut self) {
+        self.chain = None;
         if self.fetch_changed {
             self.fetch = self.fetch_undo;
         }
@@ -612,6 +626,7 @@ impl Pipeline {
     /// Records the effects of the instruction that issued as `issue`.
     #[inline(always)]
     pub fn complete(&mut self, issue: &Issue, t: &Timing, pc: u32, done: &Done) {
+        self.chain = None;
         let c = issue.cycle;
         if self.fetch.first == NONE && pc >> 3 == self.fetch.line {
             self.fetch.first = c;
@@ -637,11 +652,13 @@ impl Pipeline {
                 self.ready[reg] = c + l[0];
                 self.ready[STRIDE + reg] = c + l[1];
                 self.ready[2 * STRIDE + reg] = c + l[2];
+                self.quiet = self.quiet.max(c + l[0].max(l[1]).max(l[2]));
             }
         }
         if t.flags != 0 {
             if t.flags & AFLAGS != 0 {
                 self.ready[AFLAGS_SLOT] = c + self.params.ialu_to_int;
+                self.quiet = self.quiet.max(self.ready[AFLAGS_SLOT]);
             }
             if t.flags & BFLAGS != 0 {
                 self.ready[BFLAGS_SLOT] = c + if t.class == OpClass::Fpu {
@@ -649,6 +666,7 @@ impl Pipeline {
                 } else {
                     self.params.ialu_to_int
                 };
+                self.quiet = self.quiet.max(self.ready[BFLAGS_SLOT]);
             }
         }
         if let Some((place, store)) = done.mem {
@@ -667,6 +685,7 @@ impl Pipeline {
     /// A load or store issued at `c` went to `place`.
     #[inline]
     fn memory(&mut self, c: u64, place: Place, store: bool) {
+        self.chain = None;
         let p = &self.params;
         match (place, store) {
             (Place::Local(Some(bank)), _) => {
@@ -701,6 +720,7 @@ impl Pipeline {
     /// A hardware-loop jump back to `ls` after the instruction issued at
     /// `t`: no penalty (the loop start is refetched in time).
     pub fn loop_back(&mut self, ls: u32, t: u64) {
+        self.chain = None;
         self.fetch = Fetch {
             line: ls >> 3,
             ready: t,
@@ -712,6 +732,7 @@ impl Pipeline {
     /// An interrupt taken at `cycle`: its vector issues after the entry
     /// latency.
     pub fn interrupt(&mut self, vector: u32, cycle: u64) {
+        self.chain = None;
         self.next = self.next.max(cycle);
         self.redirect(vector, cycle + self.params.interrupt_entry);
     }
@@ -719,6 +740,7 @@ impl Pipeline {
     /// Time passes with nothing issuing (IDLE, a halted core): the next
     /// instruction issues no earlier than `cycle`.
     pub fn skip_to(&mut self, cycle: u64) {
+        self.chain = None;
         if cycle > self.next {
             self.next = cycle;
             self.can_pair = false;

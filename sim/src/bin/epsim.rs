@@ -463,8 +463,8 @@ fn run(
                     .collect();
                 eprintln!("{who}stall cycles:         {}", stalls.join(", "));
                 eprintln!(
-                    "{who}block schedules:      {} replayed, {} recorded",
-                    core.memo.hits, core.memo.misses
+                    "{who}block schedules:      {} replayed ({} followed), {} recorded",
+                    core.memo.hits, core.memo.followed, core.memo.misses
                 );
             }
             if c.idle > 0 {

@@ -9,7 +9,7 @@ use epsim_isa::{ArchState, OpClass, Size, Step};
 use super::{instruction_word, CoreBus, CoreStats};
 use crate::block::{Insn, MAX_BLOCK};
 use crate::config::CoreId;
-use crate::memo::Memo;
+use crate::memo::{Memo, Run};
 use crate::timing::{
     events, events_at, events_before, tick_timers, Done, Issue, Pipeline, Place as TPlace, Stall,
     Timing,
@@ -132,33 +132,56 @@ pub(super) fn memo_block<const REC: bool>(
         return (0, pc, len, last, None);
     }
     let base = pipe.next_issue();
-    let memoisable = !external
-        && pipe.key(
-            &mut memo.key,
-            entry,
-            done,
-            live,
-            timing[0].touches,
-            target.is_some(),
-            &codes[..nmem],
-        );
-    if memoisable {
-        if let Some(r) = memo.get() {
-            let last_issue = pipe.replay(r, target);
-            stats.dual += r.dual();
-            for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
-                *a += b;
-            }
-            memo.hits += 1;
-            *now = last_issue + 1;
-            let issue = Issue {
-                cycle: last_issue,
-                stall: 0,
-                reason: Stall::Dependency,
-                dual: false,
-            };
-            return (done, pc, len, last, Some(issue));
+    let chain = pipe.chain.take();
+    let quiet = pipe.quiet;
+    let run = if external {
+        None
+    } else {
+        Run::of(entry, done, target.is_some(), &codes[..nmem])
+    };
+    // The record that followed the last one for the same run, else the
+    // one the full key finds.
+    let mut found = memo.follow(chain, base, run);
+    memo.followed += u64::from(found.is_some());
+    let memoisable = found.is_some()
+        || (!external
+            && pipe.key(
+                &mut memo.key,
+                entry,
+                done,
+                live,
+                timing[0].touches,
+                target.is_some(),
+                &codes[..nmem],
+            ));
+    if memoisable && found.is_none() {
+        found = memo.get();
+        if let Some(id) = found {
+            memo.link(chain, base, run, id);
         }
+    }
+    if let Some(id) = found {
+        let r = memo.record(id);
+        let chains = r.chains_at(base);
+        let last_issue = pipe.replay(r, target);
+        stats.dual += r.dual();
+        for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
+            *a += b;
+        }
+        if chains {
+            pipe.chain = Some(memo.chain(id, quiet));
+        }
+        memo.hits += 1;
+        *now = last_issue + 1;
+        let issue = Issue {
+            cycle: last_issue,
+            stall: 0,
+            reason: Stall::Dependency,
+            dual: false,
+        };
+        return (done, pc, len, last, Some(issue));
+    }
+    if memoisable {
         memo.misses += 1;
     }
     // The detailed model over what ran.
@@ -216,7 +239,12 @@ pub(super) fn memo_block<const REC: bool>(
             stalls,
             redirect,
         );
-        memo.put(r);
+        let chains = r.chains_at(base);
+        let id = memo.put(r);
+        memo.link(chain, base, run, id);
+        if chains {
+            pipe.chain = Some(memo.chain(id, quiet));
+        }
     }
     (done, pc, len, last, issue)
 }
