@@ -198,14 +198,17 @@ impl Run {
         if codes.len() > 8 {
             return None;
         }
-        let mut b = [0u8; 8];
-        b[..codes.len()].copy_from_slice(codes);
+        // (A loop, not a copy of a variable length: no call to memcpy.)
+        let mut packed = 0u64;
+        for (i, &c) in codes.iter().enumerate() {
+            packed |= u64::from(c) << (8 * i);
+        }
         Some(Run {
             head: entry as u64
                 | (done as u64) << 32
                 | (jumped as u64) << 40
                 | (codes.len() as u64) << 48,
-            codes: u64::from_le_bytes(b),
+            codes: packed,
         })
     }
 }
@@ -535,7 +538,8 @@ impl Pipeline {
         }
         let at = |rel: i64| (b + rel) as u64;
         for &(reg, [i, f, st]) in &r.writes {
-            let reg = reg as usize;
+            // (Registers are below 64: the mask lets indexing go unchecked.)
+            let reg = (reg & 63) as usize;
             self.ready[reg] = (b + i as i64) as u64;
             self.ready[STRIDE + reg] = (b + f as i64) as u64;
             self.ready[2 * STRIDE + reg] = (b + st as i64) as u64;

@@ -217,6 +217,10 @@ const SINK: u8 = 65;
 pub(crate) const AFLAGS_SLOT: usize = 3 * STRIDE;
 pub(crate) const BFLAGS_SLOT: usize = 3 * STRIDE + 1;
 const SLOTS: usize = 3 * STRIDE + 2;
+/// The scoreboard's length: every `u8` slot index is in bounds (those past
+/// [`SLOTS`] are never used), so indexing needs no check.
+const READY_LEN: usize = 256;
+const _: () = assert!(SLOTS <= READY_LEN);
 
 /// Kinds of result, indexing the latency table of [`Pipeline::complete`].
 const KIND_IALU: u8 = 0;
@@ -320,7 +324,7 @@ pub struct Pipeline {
     /// consumer (IALU, address, branch), an FPU consumer and a store of it
     /// may issue, and the same for the A and B flags; laid out as
     /// [`Timing`] indexes it (see [`slot`]).
-    pub(crate) ready: [u64; SLOTS],
+    pub(crate) ready: [u64; READY_LEN],
     /// Result latencies (integer, FPU, store-data use) of IALU, word-load
     /// and FPU results in the current rounding mode.
     pub(crate) lat: [[u64; 3]; 3],
@@ -363,7 +367,7 @@ impl Pipeline {
     pub fn new(params: Params, sram_size: u32, id_bits: u32) -> Pipeline {
         Pipeline {
             params,
-            ready: [0; SLOTS],
+            ready: [0; READY_LEN],
             lat: Pipeline::latencies(&params, 1),
             last: 0,
             next: 0,
