@@ -134,6 +134,12 @@ pub struct Record {
     stalls: [u64; crate::timing::NSTALL],
     /// The latest readiness it writes (relative to `base`).
     max_ready: i64,
+    /// No instruction after the block can issue before this cycle, nor
+    /// pair with one that issued before it (relative to `base`): the
+    /// redirect's fetch (or an interrupt's, if one is taken right after),
+    /// else the block's last issue. A scoreboard slot ready by then delays
+    /// nothing later, whatever its exact value.
+    settled: i64,
     /// The records that followed this one (see [`Chain`]), latest first;
     /// `u32::MAX` = none.
     followers: [(Run, u32); 2],
@@ -521,6 +527,11 @@ impl Pipeline {
             },
             redirect: redirect.map(|c| c as i64 - b),
             last_issue: last_issue as i64 - b,
+            settled: match redirect {
+                Some(c) => (c as i64 - b)
+                    .min(last_issue as i64 - b + 1 + self.params.interrupt_entry as i64),
+                None => last_issue as i64 - b,
+            },
             dual,
             stalls,
             max_ready,
@@ -533,23 +544,33 @@ impl Pipeline {
     /// of the block's last instruction.
     pub fn replay(&mut self, r: &Record, target: Option<u32>) -> u64 {
         let b = self.next as i64;
-        if r.max_ready != i64::MIN {
-            self.quiet = self.quiet.max((b + r.max_ready) as u64);
+        let quiet = if r.max_ready == i64::MIN {
+            self.quiet
+        } else {
+            self.quiet.max((b + r.max_ready) as u64)
+        };
+        // When every slot, before and after the block, is ready by the
+        // time it settles, no later issue can tell the values it would
+        // write from those there: they are not written (a slot's value
+        // matters only while it is later than that; see `settled`).
+        if quiet as i64 > b + r.settled {
+            for &(reg, [i, f, st]) in &r.writes {
+                // (Registers are below 64: the mask lets indexing go
+                // unchecked.)
+                let reg = (reg & 63) as usize;
+                self.ready[reg] = (b + i as i64) as u64;
+                self.ready[STRIDE + reg] = (b + f as i64) as u64;
+                self.ready[2 * STRIDE + reg] = (b + st as i64) as u64;
+            }
+            if let Some(a) = r.flags[0] {
+                self.ready[AFLAGS_SLOT] = (b + a as i64) as u64;
+            }
+            if let Some(bf) = r.flags[1] {
+                self.ready[BFLAGS_SLOT] = (b + bf as i64) as u64;
+            }
         }
+        self.quiet = quiet;
         let at = |rel: i64| (b + rel) as u64;
-        for &(reg, [i, f, st]) in &r.writes {
-            // (Registers are below 64: the mask lets indexing go unchecked.)
-            let reg = (reg & 63) as usize;
-            self.ready[reg] = (b + i as i64) as u64;
-            self.ready[STRIDE + reg] = (b + f as i64) as u64;
-            self.ready[2 * STRIDE + reg] = (b + st as i64) as u64;
-        }
-        if let Some(a) = r.flags[0] {
-            self.ready[AFLAGS_SLOT] = (b + a as i64) as u64;
-        }
-        if let Some(bf) = r.flags[1] {
-            self.ready[BFLAGS_SLOT] = (b + bf as i64) as u64;
-        }
         // The whole history: the part older than the key covers cannot
         // affect any later fetch (they look back no further).
         let from = b + r.banks_from;
