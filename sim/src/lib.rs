@@ -10,9 +10,11 @@ pub mod machine;
 pub mod memo;
 pub mod memory;
 pub mod sched;
+pub mod setup;
 pub mod syscall;
 pub mod timing;
 pub mod trace;
+pub mod view;
 
 pub use config::{Config, CoreId, FaultPolicy, Mode};
 pub use machine::{Machine, SimError, StopReason};

@@ -101,12 +101,12 @@ pub struct Machine {
     /// Where retired instructions are traced, if anywhere.
     pub trace: Option<Trace>,
     /// Indexes of the cores that programs were loaded onto, ascending.
-    group: Vec<usize>,
+    pub(crate) group: Vec<usize>,
     /// Exit statuses, in the order the cores exited.
-    exits: Vec<(CoreId, i32)>,
+    pub(crate) exits: Vec<(CoreId, i32)>,
     /// The timed scheduler's state (the mesh, waits, packets in flight),
     /// kept between runs.
-    timed: Option<Box<crate::sched::Timed>>,
+    pub(crate) timed: Option<Box<crate::sched::Timed>>,
     /// Timed mode: let every core run at most one cycle at a time (the
     /// reference order the scheduler's run-ahead is tested against).
     pub strict: bool,

@@ -1128,3 +1128,14 @@ impl Machine {
         None
     }
 }
+
+impl Timed {
+    /// Whether core `i` waits for the answer of a read it sent (a view of
+    /// the machine shows it; `crate::view`).
+    pub(crate) fn waits_for_read(&self, i: usize) -> bool {
+        matches!(
+            self.agents.get(i).map(|a| &a.wait),
+            Some(Wait::Response { .. })
+        )
+    }
+}

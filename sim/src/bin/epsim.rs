@@ -6,9 +6,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use epsim_sim::setup::{
+    parse_chip, parse_core, parse_dram, parse_group, parse_load, ChipArg, GroupArg, Setup,
+    SetupError,
+};
 use epsim_sim::timing::Stall;
 use epsim_sim::trace::{Trace, TraceFilter, TraceFormat};
-use epsim_sim::{Config, CoreId, FaultPolicy, Machine, Mode, StopReason, Syscalls};
+use epsim_sim::{Config, CoreId, FaultPolicy, Mode, StopReason, Syscalls};
 
 /// Exit status when `--max-cycles` stops the run (as timeout(1)).
 const EXIT_CYCLE_LIMIT: u8 = 124;
@@ -83,6 +87,16 @@ enum Command {
         /// The Epiphany ELF file.
         program: PathBuf,
     },
+    /// Watch a program run, live, in the terminal: the core grid, the
+    /// mesh's link loads, DMA channels, a core's registers and code
+    /// (runs `epsim-tui`, installed beside `epsim`; `epsim tui --help`
+    /// lists its options).
+    #[command(disable_help_flag = true)]
+    Tui {
+        /// PROGRAM.elf and the options of `epsim run` (group, chip, mode...).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
 }
 
 /// Tracing options of `epsim run`.
@@ -110,157 +124,6 @@ struct TraceArgs {
 enum Format {
     Text,
     Json,
-}
-
-/// The chip of `--chip`.
-#[derive(Clone, Copy, Debug)]
-struct ChipArg {
-    rows: u32,
-    cols: u32,
-}
-
-fn parse_chip(s: &str) -> Result<ChipArg, String> {
-    match s {
-        "e16" | "E16" | "e16g301" | "E16G301" => Ok(ChipArg { rows: 4, cols: 4 }),
-        "e64" | "E64" | "e64g401" | "E64G401" => Ok(ChipArg { rows: 8, cols: 8 }),
-        _ => {
-            let (rows, cols) = parse_dims(s)?;
-            if rows > 64 || cols > 64 {
-                return Err(format!("a chip has at most 64x64 cores, not {rows}x{cols}"));
-            }
-            Ok(ChipArg { rows, cols })
-        }
-    }
-}
-
-/// `BASE:SIZE` of `--dram`.
-fn parse_dram(s: &str) -> Result<(u32, u32), String> {
-    let (b, z) = s
-        .split_once(':')
-        .ok_or_else(|| format!("`{s}` is not BASE:SIZE (e.g. 0x8e000000:32M)"))?;
-    let num = |t: &str| -> Result<u64, String> {
-        let t = t.trim();
-        let (digits, scale) = match t.chars().last() {
-            Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
-            Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
-            _ => (t, 1),
-        };
-        let v = match digits
-            .strip_prefix("0x")
-            .or_else(|| digits.strip_prefix("0X"))
-        {
-            Some(h) => u64::from_str_radix(h, 16),
-            None => digits.parse::<u64>(),
-        }
-        .map_err(|_| format!("`{t}` in `{s}` is not a number"))?;
-        Ok(v * scale)
-    };
-    let (base, size) = (num(b)?, num(z)?);
-    if base + size > 1 << 32 || size % 8 != 0 {
-        return Err(format!(
-            "DRAM of {size:#x} bytes at {base:#x} must be a multiple of 8 bytes inside the 32-bit address space"
-        ));
-    }
-    Ok((base as u32, size as u32))
-}
-
-/// `ROWSxCOLS`, both at least 1.
-fn parse_dims(s: &str) -> Result<(u32, u32), String> {
-    let (r, c) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("`{s}` is not ROWSxCOLS (e.g. 4x4)"))?;
-    let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("`{t}` in `{s}` is not a positive number"))
-    };
-    Ok((num(r)?, num(c)?))
-}
-
-/// A group of cores: ROWSxCOLS from chip-relative (row, col).
-#[derive(Clone, Copy, Debug)]
-struct GroupArg {
-    rows: u32,
-    cols: u32,
-    row: u32,
-    col: u32,
-}
-
-fn parse_group(s: &str) -> Result<GroupArg, String> {
-    let (dims, at) = match s.split_once('@') {
-        Some((d, a)) => (d, Some(a)),
-        None => (s, None),
-    };
-    let (rows, cols) = parse_dims(dims)?;
-    let (row, col) = match at {
-        Some(a) => {
-            let (r, c) = a
-                .split_once(',')
-                .ok_or_else(|| format!("`{a}` in `{s}` is not ROW,COL"))?;
-            let num = |t: &str| {
-                t.trim()
-                    .parse::<u32>()
-                    .map_err(|_| format!("`{t}` in `{s}` is not a number"))
-            };
-            (num(r)?, num(c)?)
-        }
-        None => (0, 0),
-    };
-    Ok(GroupArg {
-        rows,
-        cols,
-        row,
-        col,
-    })
-}
-
-fn parse_load(s: &str) -> Result<(GroupArg, PathBuf), String> {
-    let (g, elf) = s
-        .split_once(':')
-        .ok_or_else(|| format!("`{s}` is not GROUP:ELF (e.g. 1x3@0,1:worker.elf)"))?;
-    Ok((parse_group(g)?, PathBuf::from(elf)))
-}
-
-impl GroupArg {
-    /// The group's cores on `config`'s chip, or why it does not fit.
-    fn cores(&self, config: &Config) -> Result<Vec<CoreId>, String> {
-        if self.row + self.rows > config.rows || self.col + self.cols > config.cols {
-            return Err(format!(
-                "group {}x{} at ({},{}) does not fit the {}x{} chip",
-                self.rows, self.cols, self.row, self.col, config.rows, config.cols
-            ));
-        }
-        let mut ids = Vec::new();
-        for r in 0..self.rows {
-            for c in 0..self.cols {
-                ids.push(CoreId::new(
-                    config.first_row + self.row + r,
-                    config.first_col + self.col + c,
-                ));
-            }
-        }
-        Ok(ids)
-    }
-}
-
-fn parse_core(s: &str) -> Result<CoreId, String> {
-    let (r, c) = s
-        .split_once(',')
-        .ok_or_else(|| format!("`{s}` is not ROW,COL"))?;
-    let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("`{t}` in `{s}` is not a number"))
-    };
-    let (row, col) = (num(r)?, num(c)?);
-    if row > 63 || col > 63 {
-        return Err(format!(
-            "core ({row},{col}) is outside any Epiphany mesh (0..=63)"
-        ));
-    }
-    Ok(CoreId::new(row, col))
 }
 
 /// A duration in seconds, in the unit that reads best.
@@ -347,6 +210,27 @@ fn main() -> ExitCode {
             )
         }
         Command::Disasm { program } => disasm(&program),
+        Command::Tui { args } => tui(&args),
+    }
+}
+
+/// Runs `epsim-tui` (beside this executable, else on the PATH) with `args`.
+fn tui(args: &[String]) -> ExitCode {
+    let name = format!("epsim-tui{}", std::env::consts::EXE_SUFFIX);
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.join(&name)))
+        .filter(|p| p.is_file());
+    let program = beside.unwrap_or_else(|| PathBuf::from(&name));
+    match std::process::Command::new(&program).args(args).status() {
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(0, 255) as u8)),
+        Err(e) => {
+            eprintln!(
+                "epsim: cannot run {}: {e} (build it with `cargo build --release`, or install it with `cargo install --path tui`)",
+                program.display()
+            );
+            ExitCode::from(EXIT_USAGE)
+        }
     }
 }
 
@@ -364,52 +248,31 @@ fn run(
     trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
-    let mut config = Config::mesh(chip.rows, chip.cols);
-    if let Some((base, size)) = dram {
-        config.ext_base = base;
-        config.ext_size = size;
-    }
-    config.mode = mode;
-    config.fault_policy = match on_fault {
-        OnFault::Stop => FaultPolicy::Stop,
-        OnFault::Raise => FaultPolicy::Raise,
+    let setup = Setup {
+        chip,
+        dram,
+        loads: loads.to_vec(),
+        mode,
+        fault_policy: match on_fault {
+            OnFault::Stop => FaultPolicy::Stop,
+            OnFault::Raise => FaultPolicy::Raise,
+        },
     };
     let argv = std::iter::once(program.display().to_string())
         .chain(args)
         .collect();
-    let mut m = match Machine::new(config.clone(), Syscalls::inherit(argv)) {
+    let mut m = match setup.build(Syscalls::inherit(argv)) {
         Ok(m) => m,
         Err(e) => {
-            eprintln!("epsim: {e}");
-            return ExitCode::from(EXIT_USAGE);
+            for line in e.to_string().lines() {
+                eprintln!("epsim: {line}");
+            }
+            return ExitCode::from(match e {
+                SetupError::Usage(_) => EXIT_USAGE,
+                SetupError::Load(_) => EXIT_LOAD_ERROR,
+            });
         }
     };
-    for (group, elf) in loads {
-        let cores = match group.cores(&config) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("epsim: {}: {e}", elf.display());
-                return ExitCode::from(EXIT_USAGE);
-            }
-        };
-        let plan = match epsim_loader::load_file(elf, &config.load_target()) {
-            Ok(p) => p,
-            Err(e) => {
-                eprintln!("epsim: {e}");
-                if matches!(e.cause(), epsim_loader::LoadError::OutsideMemory { .. }) {
-                    eprintln!(
-                        "epsim: hint: the toolchain's default link puts programs at 0x80000000, which no \
-                         Parallella core has; link with -T firmware/ldscripts/fast.ld (or internal.ld, dram.ld)"
-                    );
-                }
-                return ExitCode::from(EXIT_LOAD_ERROR);
-            }
-        };
-        if let Err(e) = m.load_group(&plan, elf, &cores) {
-            eprintln!("epsim: {e}");
-            return ExitCode::from(EXIT_LOAD_ERROR);
-        }
-    }
     m.strict = strict;
     match open_trace(trace) {
         Ok(t) => m.trace = t,

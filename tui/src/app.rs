@@ -1,0 +1,301 @@
+//! The TUI's state: the machine it owns, what the user selected, and the
+//! controls. Rendering (`crate::view`) reads an [`App`] and never changes
+//! it; only [`App::apply`] and [`App::tick`] move the simulation, in
+//! batches between frames, through the same `Machine::run` the CLI uses.
+
+use epsim_sim::view::{CoreDetail, MachineView};
+use epsim_sim::{CoreId, Machine, StopReason};
+
+/// What the core grid shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridMode {
+    /// Each core by its activity, with its PC and recent IPC.
+    Cores,
+    /// Each node by the load of its outgoing links on one network.
+    CMesh,
+    RMesh,
+    XMesh,
+}
+
+impl GridMode {
+    pub fn next(self) -> GridMode {
+        match self {
+            GridMode::Cores => GridMode::CMesh,
+            GridMode::CMesh => GridMode::RMesh,
+            GridMode::RMesh => GridMode::XMesh,
+            GridMode::XMesh => GridMode::Cores,
+        }
+    }
+
+    pub fn title(self) -> &'static str {
+        match self {
+            GridMode::Cores => "cores",
+            GridMode::CMesh => "cMesh link load",
+            GridMode::RMesh => "rMesh link load",
+            GridMode::XMesh => "xMesh link load",
+        }
+    }
+}
+
+/// The pane beside the grid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    /// Registers, flags, interrupts, timers, code, stalls.
+    Detail,
+    /// DMA channels and host queues.
+    Dma,
+    /// What the program printed.
+    Output,
+}
+
+/// A user command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    /// Run or pause.
+    Toggle,
+    /// Advance one cycle.
+    StepCycle,
+    /// Advance until the selected core retires an instruction.
+    StepInstruction,
+    /// Advance `step_n` cycles.
+    StepN,
+    /// Multiply / divide `step_n` by ten.
+    MoreN,
+    LessN,
+    /// Cycles per frame while running, times / divided by ten.
+    Faster,
+    Slower,
+    /// Move the selection by rows and columns.
+    Select(i32, i32),
+    /// Cycle the grid between cores and the networks.
+    NextGrid,
+    Show(Pane),
+    /// Show or hide the help.
+    Help,
+    /// The next page of registers.
+    NextRegs,
+}
+
+/// Most cycles a single-instruction step waits for the selected core.
+pub const STEP_INSTRUCTION_LIMIT: u64 = 100_000;
+
+/// Everything the user chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UiState {
+    /// The selected core, chip-relative (row, col).
+    pub selected: (u32, u32),
+    pub running: bool,
+    /// Cycles simulated per frame while running.
+    pub speed: u64,
+    /// Cycles of one `StepN`.
+    pub step_n: u64,
+    pub grid: GridMode,
+    pub pane: Pane,
+    pub help: bool,
+    /// Which page of registers the detail pane lists.
+    pub reg_page: u8,
+    /// A one-line note for the status bar (the last step's result).
+    pub note: Option<String>,
+}
+
+impl Default for UiState {
+    fn default() -> Self {
+        UiState {
+            selected: (0, 0),
+            running: false,
+            speed: 10_000,
+            step_n: 1000,
+            grid: GridMode::Cores,
+            pane: Pane::Detail,
+            help: false,
+            reg_page: 0,
+            note: None,
+        }
+    }
+}
+
+/// The machine and the user's view of it.
+pub struct App {
+    pub machine: Machine,
+    pub ui: UiState,
+    /// The machine now, and at the frame before (recent rates are the
+    /// difference).
+    pub view: MachineView,
+    pub prev: MachineView,
+    /// The selected core's full state.
+    pub detail: Option<CoreDetail>,
+    /// Why the run ended, once it has.
+    pub stop: Option<StopReason>,
+}
+
+impl App {
+    /// Watches `machine` (loaded, not yet run), paused, with the first
+    /// core of its group selected.
+    pub fn new(machine: Machine) -> App {
+        let view = machine.view();
+        let first = machine
+            .group()
+            .next()
+            .map(|c| c.id)
+            .unwrap_or(CoreId::new(view.first_row, view.first_col));
+        let ui = UiState {
+            selected: (first.row - view.first_row, first.col - view.first_col),
+            ..UiState::default()
+        };
+        let mut app = App {
+            prev: view.clone(),
+            view,
+            machine,
+            ui,
+            detail: None,
+            stop: None,
+        };
+        app.refresh_detail();
+        app
+    }
+
+    /// The selected core's id.
+    pub fn selected_id(&self) -> CoreId {
+        CoreId::new(
+            self.view.first_row + self.ui.selected.0,
+            self.view.first_col + self.ui.selected.1,
+        )
+    }
+
+    fn refresh_detail(&mut self) {
+        self.detail = self.machine.core_detail(self.selected_id(), 4, 8);
+    }
+
+    fn refresh(&mut self) {
+        self.prev = std::mem::replace(&mut self.view, self.machine.view());
+        self.refresh_detail();
+    }
+
+    /// Runs the machine to cycle `to` at most; false if the run is over.
+    fn run_to(&mut self, to: u64) -> bool {
+        if self.stop.is_some() {
+            return false;
+        }
+        match self.machine.run(Some(to)) {
+            StopReason::CycleLimit { .. } => true,
+            other => {
+                self.ui.running = false;
+                self.ui.note = Some(describe(&other));
+                self.stop = Some(other);
+                false
+            }
+        }
+    }
+
+    /// Advances `cycles` cycles (or until the run ends).
+    pub fn advance(&mut self, cycles: u64) {
+        let to = self.machine.now.saturating_add(cycles);
+        self.run_to(to);
+        self.refresh();
+    }
+
+    /// Advances one cycle at a time until the selected core has retired
+    /// one more instruction (or [`STEP_INSTRUCTION_LIMIT`] cycles pass).
+    fn step_instruction(&mut self) {
+        let id = self.selected_id();
+        let count = |m: &Machine| m.core(id).map_or(0, |c| c.stats.instret);
+        let start = count(&self.machine);
+        let mut waited = 0;
+        while count(&self.machine) == start && waited < STEP_INSTRUCTION_LIMIT {
+            let to = self.machine.now + 1;
+            if !self.run_to(to) {
+                break;
+            }
+            waited += 1;
+        }
+        if count(&self.machine) == start && self.stop.is_none() {
+            self.ui.note = Some(format!(
+                "({},{}) retired nothing in {waited} cycles",
+                id.row, id.col
+            ));
+        }
+        self.refresh();
+    }
+
+    /// Called once per frame: advances the machine while running.
+    pub fn tick(&mut self) {
+        if self.ui.running {
+            self.advance(self.ui.speed);
+        }
+    }
+
+    /// Performs `a`; false when the user quits.
+    pub fn apply(&mut self, a: Action) -> bool {
+        let ui = &mut self.ui;
+        match a {
+            Action::Quit => return false,
+            Action::Toggle => {
+                ui.running = !ui.running && self.stop.is_none();
+                ui.note = None;
+            }
+            Action::StepCycle => {
+                ui.running = false;
+                ui.note = None;
+                self.advance(1);
+            }
+            Action::StepInstruction => {
+                ui.running = false;
+                ui.note = None;
+                self.step_instruction();
+            }
+            Action::StepN => {
+                ui.running = false;
+                ui.note = None;
+                let n = ui.step_n;
+                self.advance(n);
+            }
+            Action::MoreN => ui.step_n = (ui.step_n * 10).min(1_000_000_000),
+            Action::LessN => ui.step_n = (ui.step_n / 10).max(1),
+            Action::Faster => ui.speed = (ui.speed * 10).min(1_000_000_000),
+            Action::Slower => ui.speed = (ui.speed / 10).max(1),
+            Action::Select(dr, dc) => {
+                let (rows, cols) = (self.view.rows as i32, self.view.cols as i32);
+                let r = (ui.selected.0 as i32 + dr).clamp(0, rows - 1);
+                let c = (ui.selected.1 as i32 + dc).clamp(0, cols - 1);
+                ui.selected = (r as u32, c as u32);
+                self.refresh_detail();
+            }
+            Action::NextGrid => ui.grid = ui.grid.next(),
+            Action::Show(p) => ui.pane = p,
+            Action::Help => ui.help = !ui.help,
+            Action::NextRegs => ui.reg_page = (ui.reg_page + 1) % 8,
+        }
+        true
+    }
+
+    /// What the program printed so far (standard output and error).
+    pub fn output(&self) -> String {
+        let sys = &self.machine.sys;
+        let mut s = String::from_utf8_lossy(sys.stdout.captured()).into_owned();
+        s.push_str(&String::from_utf8_lossy(sys.stderr.captured()));
+        s
+    }
+}
+
+/// A one-line account of why a run ended.
+pub fn describe(stop: &StopReason) -> String {
+    match stop {
+        StopReason::Exit { core, status } => {
+            format!("exit {status} ({},{})", core.row, core.col)
+        }
+        StopReason::Signalled { core, signal } => {
+            format!("({},{}) killed by signal {signal}", core.row, core.col)
+        }
+        StopReason::CycleLimit { cycles } => format!("stopped at cycle {cycles}"),
+        StopReason::AllIdle => "every core is idle and nothing can wake it".into(),
+        StopReason::Breakpoint { core, pc } => {
+            format!("({},{}) breakpoint at {pc:#010x}", core.row, core.col)
+        }
+        StopReason::AllHalted => "every core is halted".into(),
+        StopReason::Fault(f) => format!("fault: {f}"),
+        StopReason::Dma { core, error } => {
+            format!("({},{}) DMA error: {error}", core.row, core.col)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `epsim-tui` (also `epsim tui`): run a program on a simulated chip and
+//! watch it, live.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, ValueEnum};
+use epsim_sim::setup::{parse_chip, parse_dram, parse_group, parse_load, ChipArg, GroupArg, Setup};
+use epsim_sim::{FaultPolicy, Mode, Syscalls};
+use epsim_tui::{input, view, App};
+use ratatui::crossterm::event::{self, Event};
+
+/// Time between frames.
+const FRAME: Duration = Duration::from_millis(50);
+
+#[derive(Parser)]
+#[command(
+    name = "epsim tui",
+    version,
+    about = "Watch a program run on a simulated Epiphany chip (press ? for the keys)"
+)]
+struct Cli {
+    /// The Epiphany ELF file.
+    program: PathBuf,
+    /// The chip: `e16`, `e64` or ROWSxCOLS (up to 64x64).
+    #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
+    chip: ChipArg,
+    /// External DRAM as BASE:SIZE, e.g. `0x8e000000:32M` (the default).
+    #[arg(long, value_name = "BASE:SIZE", value_parser = parse_dram)]
+    dram: Option<(u32, u32)>,
+    /// The cores PROGRAM runs on: ROWSxCOLS[@ROW,COL], e.g. `4x4`.
+    #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
+    group: GroupArg,
+    /// Also load ELF onto another group (repeatable): GROUP:ELF.
+    #[arg(long, value_name = "GROUP:ELF", value_parser = parse_load)]
+    load: Vec<(GroupArg, PathBuf)>,
+    /// `timed` (the pipeline model) or `functional`.
+    #[arg(long, value_enum, default_value_t = RunMode::Timed)]
+    mode: RunMode,
+    /// Cycles simulated per frame while running.
+    #[arg(long, value_name = "CYCLES", default_value_t = 10_000)]
+    speed: u64,
+    /// Start running at once instead of paused.
+    #[arg(long)]
+    run: bool,
+    /// Arguments passed to the program (after `--`).
+    #[arg(last = true)]
+    args: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RunMode {
+    Timed,
+    Functional,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let setup = Setup {
+        chip: cli.chip,
+        dram: cli.dram,
+        loads: std::iter::once((cli.group, cli.program.clone()))
+            .chain(cli.load)
+            .collect(),
+        mode: match cli.mode {
+            RunMode::Timed => Mode::Timed,
+            RunMode::Functional => Mode::Functional,
+        },
+        fault_policy: FaultPolicy::Stop,
+    };
+    let argv = std::iter::once(cli.program.display().to_string())
+        .chain(cli.args)
+        .collect();
+    let mut sys = Syscalls::captured(argv, Vec::new());
+    sys.allow_files = true;
+    let machine = match setup.build(sys) {
+        Ok(m) => m,
+        Err(e) => {
+            for line in e.to_string().lines() {
+                eprintln!("epsim tui: {line}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let mut app = App::new(machine);
+    app.ui.speed = cli.speed.max(1);
+    app.ui.running = cli.run;
+    let mut terminal = ratatui::init();
+    let result = (|| -> std::io::Result<()> {
+        loop {
+            let start = Instant::now();
+            app.tick();
+            terminal.draw(|f| view::render(f, &app))?;
+            let left = FRAME.saturating_sub(start.elapsed());
+            if event::poll(left)? {
+                if let Event::Key(key) = event::read()? {
+                    if let Some(a) = input::action(key) {
+                        if !app.apply(a) {
+                            return Ok(());
+                        }
+                    }
+                }
+            }
+        }
+    })();
+    ratatui::restore();
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("epsim tui: terminal: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
