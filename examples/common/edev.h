@@ -37,7 +37,7 @@ static inline unsigned my_rank(void)
 }
 
 /* printf with %u %d %x %s and %%, one write() per call. */
-static void eprintf(const char *f, ...)
+__attribute__((unused)) static void eprintf(const char *f, ...)
 {
     char out[128];
     unsigned n = 0;
@@ -72,6 +72,53 @@ static void eprintf(const char *f, ...)
     }
     va_end(ap);
     write(1, out, n);
+}
+
+/* ---- DMA: descriptors and the channel registers, as e-lib's e_dma_*
+ * use them (isa.md §8) ---- */
+
+typedef struct {
+    unsigned config;
+    unsigned inner_stride; /* [15:0] source, [31:16] destination */
+    unsigned count;        /* [15:0] inner, [31:16] outer */
+    unsigned outer_stride; /* [15:0] source, [31:16] destination */
+    const volatile void *src;
+    volatile void *dst;
+} __attribute__((aligned(8))) dma_desc_t;
+
+#define DMA_ENABLE 0x1u
+#define DMA_MASTER 0x2u
+#define DMA_DOUBLE (3u << 5)
+
+/* n doublewords from src to dst, one after the other. */
+static inline void dma_copy_desc(dma_desc_t *d, const volatile void *src, volatile void *dst,
+                                 unsigned n)
+{
+    d->config = DMA_ENABLE | DMA_MASTER | DMA_DOUBLE;
+    d->inner_stride = 8u << 16 | 8u;
+    d->count = 1u << 16 | n;
+    d->outer_stride = 8u << 16 | 8u;
+    d->src = src;
+    d->dst = dst;
+}
+
+static inline volatile unsigned *dma_reg(unsigned ch, unsigned off)
+{
+    return (volatile unsigned *)(0xf0500 + ch * 0x20 + off);
+}
+
+/* Kick-starts channel ch on descriptor d (DMAxCONFIG = d << 16 | STARTUP). */
+static inline void dma_start(unsigned ch, dma_desc_t *d)
+{
+    __asm__ volatile("" ::: "memory");
+    *dma_reg(ch, 0) = ((unsigned)(uintptr_t)d << 16) | 0x8u;
+}
+
+static inline void dma_wait(unsigned ch)
+{
+    while (*dma_reg(ch, 0x1c) & 0xf)
+        ;
+    __asm__ volatile("" ::: "memory");
 }
 
 #endif
