@@ -1339,6 +1339,13 @@ mod tests {
     use super::*;
     use std::mem::{offset_of, size_of};
 
+    #[test]
+    fn a_panic_inside_a_call_becomes_its_error_value() {
+        let r: c_int = guard("test", E_ERR, || panic!("a bug"));
+        assert_eq!(r, E_ERR);
+        assert_eq!(guard("test", 7usize, || 3usize), 3);
+    }
+
     /// The LP64 offsets stack.md §2.2 gives for the original headers.
     #[test]
     fn struct_layouts_match_the_original_headers() {

@@ -369,3 +369,21 @@ fn matmul_by_dma_through_shared_dram_is_right_in_both_modes() {
 fn matmul_by_dma_is_right_in_timed_mode() {
     matmul("timed");
 }
+
+#[test]
+fn a_core_finds_a_host_shm_region_through_the_table_in_dram() {
+    let exe = build(&root().join("host/tests/c/shm.c"), "shm", &[]);
+    let elf = root().join("host/tests/dev/shm_dev.elf");
+    for mode in ["free", "deterministic"] {
+        let o = run(&exe, &root(), mode, &[elf.to_str().unwrap()]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{mode}: {out}\n{err}");
+        assert_eq!(
+            out,
+            "host: region at device 0x8f004ac0\n\
+             shm_dev: region 1 at 8f004ac0\n\
+             host: core saw: hello through shm\n",
+            "{mode}"
+        );
+    }
+}
