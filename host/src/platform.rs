@@ -102,11 +102,20 @@ impl Platform {
     }
 
     /// The platform e-hal's `e_init(hdf)` would use: the file `hdf` if
-    /// given, else the one `$EPIPHANY_HDF` names, else the built-in
-    /// Parallella-16.
+    /// given, else the one `$EPIPHANY_HDF` names, else
+    /// `$EPIPHANY_HOME/bsps/current/platform.hdf` if that exists, else the
+    /// built-in Parallella-16.
     pub fn from_env(hdf: Option<&Path>) -> Result<Platform, String> {
         let from_env = std::env::var_os("EPIPHANY_HDF").filter(|v| !v.is_empty());
-        match hdf.map(Path::to_path_buf).or(from_env.map(Into::into)) {
+        let from_home = std::env::var_os("EPIPHANY_HOME")
+            .filter(|v| !v.is_empty())
+            .map(|home| Path::new(&home).join("bsps/current/platform.hdf"))
+            .filter(|p| p.is_file());
+        let path = hdf
+            .map(Path::to_path_buf)
+            .or(from_env.map(Into::into))
+            .or(from_home);
+        match path {
             Some(path) => {
                 let text = std::fs::read_to_string(&path)
                     .map_err(|e| format!("{}: {e}", path.display()))?;

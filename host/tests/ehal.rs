@@ -96,6 +96,7 @@ fn run_env(
         .current_dir(cwd)
         .env("EPSIM_MODE", mode)
         .env_remove("EPIPHANY_HDF")
+        .env_remove("EPIPHANY_HOME")
         .env_remove("EPSIM_VERBOSE")
         .env_remove("EPSIM_TIMING");
     for (k, v) in env {
@@ -182,6 +183,19 @@ fn an_hdf_file_named_by_epiphany_hdf_describes_the_chip() {
     assert!(
         lines.contains(&"[39,15] Hello World from core 0x9cf, (7,7) of a 8x8 group".to_string())
     );
+    assert!(out.ends_with("host: 64 of 64 cores done\n"), "{out}");
+    // The same file found as $EPIPHANY_HOME/bsps/current/platform.hdf.
+    let home = lib_dir().join("esdk");
+    std::fs::create_dir_all(home.join("bsps/current")).unwrap();
+    std::fs::copy(&hdf, home.join("bsps/current/platform.hdf")).unwrap();
+    let o = run_env(
+        &exe,
+        &root().join("examples/hello"),
+        "free",
+        &[],
+        &[("EPIPHANY_HOME", home.as_os_str())],
+    );
+    let (out, _) = text(&o);
     assert!(out.ends_with("host: 64 of 64 cores done\n"), "{out}");
     // A broken file: e_init fails and says where.
     std::fs::write(&hdf, "CHIP E99\n").unwrap();
