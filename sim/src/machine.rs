@@ -634,6 +634,16 @@ impl Machine {
         }
     }
 
+    /// Ends every timed-mode run-ahead (`crate::sched`): the host
+    /// interface calls it before it reads or changes a core between runs,
+    /// so that no later roll-back undoes what it did.
+    pub fn end_run_ahead(&mut self) {
+        if let Some(mut t) = self.timed.take() {
+            self.roll_back_all(&mut t);
+            self.timed = Some(t);
+        }
+    }
+
     /// Timed mode: how many times a core that ran ahead of its safe
     /// horizon had to go back (a measure of wasted work, not of results).
     pub fn rollbacks(&self) -> u64 {

@@ -54,6 +54,23 @@ impl CodeMem {
         &self.bytes
     }
 
+    /// The bytes as a raw pointer, for an outside agent (the host
+    /// interface) that writes them directly: valid as long as the memory
+    /// lives (its size never changes). Writes made through it bypass the
+    /// decoded-code check; call [`CodeMem::invalidate_code`] before code
+    /// written that way may run.
+    pub fn host_ptr(&mut self) -> *mut u8 {
+        self.bytes.as_mut_ptr()
+    }
+
+    /// Drops every decoded block built from this memory (advances the
+    /// epoch if any are cached): after writes this memory did not see.
+    pub fn invalidate_code(&mut self) {
+        if self.has_code {
+            self.forget_code();
+        }
+    }
+
     /// Whether `[off, off + len)` lies inside this memory.
     #[inline(always)]
     pub fn contains(&self, off: u32, len: u32) -> bool {

@@ -956,6 +956,15 @@ impl Machine {
         }
     }
 
+    /// Every core running ahead goes back to its checkpoint, so that an
+    /// outside agent (the host interface) may change cores between runs
+    /// without a later roll-back undoing the change.
+    pub(crate) fn roll_back_all(&mut self, t: &mut Timed) {
+        for i in 0..self.cores.len() {
+            self.roll_back(t, i);
+        }
+    }
+
     /// Core `i`'s turn: it runs to its safe `horizon`, or ahead of it (up
     /// to `hard`, within its window) from a checkpoint, if nothing is
     /// watching (no trace) and the safe horizon is near.

@@ -1,0 +1,1372 @@
+//! The C ABI: a drop-in `libe-hal` (ESDK 2016.11 e-hal and e-loader,
+//! stack.md §2.3) plus the `epsim_*` controls of `include/epsim.h`.
+//!
+//! Conventions, as e-hal's: functions return `E_OK` (0) or `E_ERR` (-1);
+//! `e_read`/`e_write` return the bytes copied or `E_ERR`. Bad arguments
+//! (a NULL pointer, an object that is not what the call needs, a core or
+//! range outside the group or memory, an unloadable file) give `E_ERR`
+//! before anything changes, and with host verbosity H_D1 or more (or
+//! `EPSIM_VERBOSE` set) a line on stderr saying why. A panic never crosses
+//! the boundary: it becomes `E_ERR` (the `hal` profile unwinds; see the
+//! workspace manifest).
+//!
+//! The structs are `#[repr(C)]` copies of `host/include/e-hal-data.h`,
+//! laid out as the original headers lay them out on an LP64 host (the
+//! offsets are tested).
+
+#![allow(
+    non_camel_case_types,
+    non_upper_case_globals,
+    clippy::missing_safety_doc
+)]
+
+use std::ffi::{c_char, c_int, c_long, c_uint, c_ulonglong, c_void, CStr};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+use std::ptr::{addr_of_mut, null_mut};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use epsim_sim::Mode;
+
+use crate::host::{Host, RunMode, Workgroup};
+use crate::platform::Platform;
+use crate::shm;
+
+pub type off_t = c_long;
+
+pub const E_OK: c_int = 0;
+pub const E_ERR: c_int = -1;
+pub const E_WARN: c_int = -2;
+pub const E_FALSE: c_int = 0;
+pub const E_TRUE: c_int = 1;
+
+pub const E_NULL: c_int = 0;
+pub const E_EPI_PLATFORM: c_int = 1;
+pub const E_EPI_CHIP: c_int = 2;
+pub const E_EPI_GROUP: c_int = 3;
+pub const E_EPI_CORE: c_int = 4;
+pub const E_EXT_MEM: c_int = 5;
+pub const E_MAPPING: c_int = 6;
+pub const E_SHARED_MEM: c_int = 7;
+
+/// `e_mmap_t`: one mapped window.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_mmap_t {
+    pub objtype: c_int,
+    pub phy_base: off_t,
+    pub page_base: off_t,
+    pub page_offset: off_t,
+    pub map_size: usize,
+    pub mapped_base: *mut c_void,
+    pub base: *mut c_void,
+}
+
+/// `e_core_t`: one core of a workgroup.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_core_t {
+    pub objtype: c_int,
+    pub id: c_uint,
+    pub row: c_uint,
+    pub col: c_uint,
+    pub mems: e_mmap_t,
+    pub regs: e_mmap_t,
+}
+
+/// `e_epiphany_t`: a workgroup (`row`, `col` absolute).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_epiphany_t {
+    pub objtype: c_int,
+    pub type_: c_int,
+    pub num_cores: c_uint,
+    pub base_coreid: c_uint,
+    pub row: c_uint,
+    pub col: c_uint,
+    pub rows: c_uint,
+    pub cols: c_uint,
+    pub core: *mut *mut e_core_t,
+    pub memfd: c_int,
+    pub priv_: *mut c_void,
+}
+
+/// `e_mem_t`: an external-memory buffer; `base` is the host pointer.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_mem_t {
+    pub objtype: c_int,
+    pub phy_base: off_t,
+    pub page_base: off_t,
+    pub page_offset: off_t,
+    pub map_size: usize,
+    pub ephy_base: off_t,
+    pub emap_size: usize,
+    pub mapped_base: *mut c_void,
+    pub base: *mut c_void,
+    pub memfd: c_int,
+    pub priv_: *mut c_void,
+}
+
+/// `e_chip_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_chip_t {
+    pub objtype: c_int,
+    pub type_: c_int,
+    pub version: [c_char; 32],
+    pub arch: c_uint,
+    pub base_coreid: c_uint,
+    pub row: c_uint,
+    pub col: c_uint,
+    pub rows: c_uint,
+    pub cols: c_uint,
+    pub num_cores: c_uint,
+    pub sram_base: c_uint,
+    pub sram_size: c_uint,
+    pub regs_base: c_uint,
+    pub regs_size: c_uint,
+    pub ioregs_n: off_t,
+    pub ioregs_e: off_t,
+    pub ioregs_s: off_t,
+    pub ioregs_w: off_t,
+}
+
+/// `e_memseg_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_memseg_t {
+    pub objtype: c_int,
+    pub phy_base: off_t,
+    pub ephy_base: off_t,
+    pub size: usize,
+    pub type_: c_int,
+}
+
+/// `e_platform_t`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_platform_t {
+    pub objtype: c_int,
+    pub type_: c_int,
+    pub version: [c_char; 32],
+    pub hal_ver: c_uint,
+    pub initialized: c_int,
+    pub num_chips: c_uint,
+    pub chip: *mut e_chip_t,
+    pub row: c_uint,
+    pub col: c_uint,
+    pub rows: c_uint,
+    pub cols: c_uint,
+    pub num_emems: c_int,
+    pub emem: *mut e_memseg_t,
+    pub target_ops: *const c_void,
+    pub priv_: *mut c_void,
+}
+
+impl e_platform_t {
+    const fn zeroed() -> e_platform_t {
+        e_platform_t {
+            objtype: E_NULL,
+            type_: 0,
+            version: [0; 32],
+            hal_ver: 0,
+            initialized: 0,
+            num_chips: 0,
+            chip: null_mut(),
+            row: 0,
+            col: 0,
+            rows: 0,
+            cols: 0,
+            num_emems: 0,
+            emem: null_mut(),
+            target_ops: std::ptr::null(),
+            priv_: null_mut(),
+        }
+    }
+}
+
+/// `epsim_stats_t` (epsim.h).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct epsim_stats_t {
+    pub cycles: c_ulonglong,
+    pub host_cycles: c_ulonglong,
+    pub calls: c_ulonglong,
+    pub write_txns: c_ulonglong,
+    pub read_txns: c_ulonglong,
+    pub bytes_written: c_ulonglong,
+    pub bytes_read: c_ulonglong,
+    pub instret: c_ulonglong,
+}
+
+/// The platform as e-hal publishes it; ePython reads it directly.
+#[no_mangle]
+pub static mut e_platform: e_platform_t = e_platform_t::zeroed();
+
+struct Global {
+    host: Host,
+    /// What `e_platform.chip` and `.emem` point at.
+    _chip: Box<e_chip_t>,
+    _emem: Box<e_memseg_t>,
+}
+
+static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
+static HOST_VERBOSITY: AtomicI32 = AtomicI32::new(0);
+static LOADER_VERBOSITY: AtomicI32 = AtomicI32::new(0);
+
+fn verbose() -> bool {
+    HOST_VERBOSITY.load(Ordering::Relaxed) > 0
+        || std::env::var_os("EPSIM_VERBOSE").is_some_and(|v| !v.is_empty())
+}
+
+/// Reports why a call failed (when verbose) and returns E_ERR.
+fn fail(call: &str, why: impl std::fmt::Display) -> c_int {
+    if verbose() {
+        eprintln!("e-hal: {call}: {why}");
+    }
+    E_ERR
+}
+
+/// Runs `f`, turning a panic into `fallback` (the lock's data is used even
+/// if a panic poisoned it: every call checks its inputs before it changes
+/// anything).
+fn guard<T>(call: &str, fallback: T, f: impl FnOnce() -> T) -> T {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        eprintln!("e-hal: {call}: internal error (a bug in epsim), returning an error");
+        fallback
+    })
+}
+
+fn global() -> MutexGuard<'static, Option<Global>> {
+    GLOBAL.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Runs `f` with the host, or fails if `e_init` was not called.
+fn with_host(call: &str, f: impl FnOnce(&mut Host) -> c_int) -> c_int {
+    guard(call, E_ERR, || match global().as_mut() {
+        Some(g) => f(&mut g.host),
+        None => fail(call, "e-hal is not initialized (call e_init first)"),
+    })
+}
+
+fn set_errno(e: c_int) {
+    extern "C" {
+        fn __errno_location() -> *mut c_int;
+    }
+    // SAFETY: glibc's (and musl's) per-thread errno.
+    unsafe { *__errno_location() = e };
+}
+
+fn put_name(dst: &mut [c_char; 32], s: &str) {
+    for (d, b) in dst.iter_mut().zip(s.bytes().take(31)) {
+        *d = b as c_char;
+    }
+}
+
+// ---------------------------------------------------------------- e_init
+
+#[no_mangle]
+pub unsafe extern "C" fn e_init(hdf: *mut c_char) -> c_int {
+    guard("e_init", E_ERR, || {
+        let mut g = global();
+        if g.is_some() {
+            if verbose() {
+                eprintln!("e-hal: e_init: already initialized; keeping the chip");
+            }
+            return E_OK;
+        }
+        let path = if hdf.is_null() {
+            None
+        } else {
+            // SAFETY: the caller passes a C string.
+            match unsafe { CStr::from_ptr(hdf) }.to_str() {
+                Ok(s) => Some(s.to_owned()),
+                Err(_) => return fail("e_init", "the HDF path is not UTF-8"),
+            }
+        };
+        let platform = match Platform::from_env(path.as_deref().map(Path::new)) {
+            Ok(p) => p,
+            Err(e) => return fail("e_init", e),
+        };
+        let mode = match RunMode::from_env() {
+            Ok(m) => m,
+            Err(e) => return fail("e_init", e),
+        };
+        let timing = match std::env::var("EPSIM_TIMING").ok().as_deref() {
+            None | Some("") | Some("timed") => Mode::Timed,
+            Some("functional") => Mode::Functional,
+            Some(other) => {
+                return fail(
+                    "e_init",
+                    format!("EPSIM_TIMING={other:?}: expected \"timed\" or \"functional\""),
+                )
+            }
+        };
+        let host = match Host::new(platform.clone(), mode, timing) {
+            Ok(h) => h,
+            Err(e) => return fail("e_init", e),
+        };
+        let config = host.config().clone();
+        let mut chip = Box::new(e_chip_t {
+            objtype: E_EPI_CHIP,
+            type_: platform.chip.code() as c_int,
+            version: [0; 32],
+            arch: platform.chip.arch(),
+            base_coreid: config.first_core().bits(),
+            row: config.first_row,
+            col: config.first_col,
+            rows: config.rows,
+            cols: config.cols,
+            num_cores: config.rows * config.cols,
+            sram_base: 0,
+            sram_size: config.sram_size,
+            regs_base: 0xF0000,
+            regs_size: 0x1000,
+            ioregs_n: 0x002f_0000,
+            ioregs_e: 0x083f_0000,
+            ioregs_s: 0x0c2f_0000,
+            ioregs_w: 0x080f_0000,
+        });
+        put_name(&mut chip.version, platform.chip.name());
+        let mut emem = Box::new(e_memseg_t {
+            objtype: E_EXT_MEM,
+            phy_base: platform.emem.phy_base as off_t,
+            ephy_base: platform.emem.ephy_base as off_t,
+            size: platform.emem.size as usize,
+            type_: platform.emem.kind as c_int,
+        });
+        let mut p = e_platform_t {
+            objtype: E_EPI_PLATFORM,
+            type_: platform.type_code() as c_int,
+            hal_ver: 0x0502_0100,
+            initialized: E_TRUE,
+            num_chips: 1,
+            chip: &mut *chip,
+            row: config.first_row,
+            col: config.first_col,
+            rows: config.rows,
+            cols: config.cols,
+            num_emems: 1,
+            emem: &mut *emem,
+            ..e_platform_t::zeroed()
+        };
+        put_name(&mut p.version, &platform.version);
+        // SAFETY: e_platform is written only here and in e_finalize, under
+        // the global lock.
+        unsafe { addr_of_mut!(e_platform).write(p) };
+        *g = Some(Global {
+            host,
+            _chip: chip,
+            _emem: emem,
+        });
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_finalize() -> c_int {
+    guard("e_finalize", E_ERR, || {
+        let mut g = global();
+        if g.is_none() {
+            return fail("e_finalize", "e-hal is not initialized");
+        }
+        // SAFETY: as in e_init.
+        unsafe { addr_of_mut!(e_platform).write(e_platform_t::zeroed()) };
+        // Stops the free-running thread; the e_alloc pointers die with it.
+        *g = None;
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_get_platform_info(platform: *mut e_platform_t) -> c_int {
+    with_host("e_get_platform_info", |_| {
+        if platform.is_null() {
+            return fail("e_get_platform_info", "platform is NULL");
+        }
+        // SAFETY: e_platform is only written under the global lock, held.
+        let mut copy = unsafe { addr_of_mut!(e_platform).read() };
+        copy.chip = null_mut();
+        copy.emem = null_mut();
+        // SAFETY: the caller passes a writable e_platform_t.
+        unsafe { platform.write(copy) };
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn e_set_host_verbosity(verbose: c_int) -> c_int {
+    HOST_VERBOSITY.swap(verbose, Ordering::Relaxed)
+}
+
+#[no_mangle]
+pub extern "C" fn e_set_loader_verbosity(verbose: c_int) -> c_int {
+    LOADER_VERBOSITY.swap(verbose, Ordering::Relaxed)
+}
+
+// ------------------------------------------------------------ workgroups
+
+#[no_mangle]
+pub unsafe extern "C" fn e_open(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    rows: c_uint,
+    cols: c_uint,
+) -> c_int {
+    with_host("e_open", |h| {
+        if dev.is_null() {
+            return fail("e_open", "dev is NULL");
+        }
+        let c = h.config();
+        if rows == 0
+            || cols == 0
+            || u64::from(row) + u64::from(rows) > u64::from(c.rows)
+            || u64::from(col) + u64::from(cols) > u64::from(c.cols)
+        {
+            return fail(
+                "e_open",
+                format!(
+                    "a {rows} x {cols} group at ({row},{col}) does not fit the {} x {} chip",
+                    c.rows, c.cols
+                ),
+            );
+        }
+        let (arow, acol) = (c.first_row + row, c.first_col + col);
+        let mut lines: Vec<*mut e_core_t> = Vec::with_capacity(rows as usize);
+        for r in 0..rows {
+            let line: Box<[e_core_t]> = (0..cols)
+                .map(|k| {
+                    let id = ((arow + r) << 6) | (acol + k);
+                    let window = |base: u32, size: usize| e_mmap_t {
+                        objtype: E_MAPPING,
+                        phy_base: ((id << 20) | base) as off_t,
+                        page_base: ((id << 20) | base) as off_t,
+                        page_offset: 0,
+                        map_size: size,
+                        mapped_base: null_mut(),
+                        base: null_mut(),
+                    };
+                    e_core_t {
+                        objtype: E_EPI_CORE,
+                        id,
+                        row: r,
+                        col: k,
+                        mems: window(0, c.sram_size as usize),
+                        regs: window(0xF0000, 0x1000),
+                    }
+                })
+                .collect();
+            lines.push(Box::into_raw(line).cast());
+        }
+        let core = Box::into_raw(lines.into_boxed_slice()).cast();
+        let group = e_epiphany_t {
+            objtype: E_EPI_GROUP,
+            type_: h.platform().chip.code() as c_int,
+            num_cores: rows * cols,
+            base_coreid: (arow << 6) | acol,
+            row: arow,
+            col: acol,
+            rows,
+            cols,
+            core,
+            memfd: -1,
+            priv_: null_mut(),
+        };
+        // SAFETY: the caller passes a writable e_epiphany_t.
+        unsafe { dev.write(group) };
+        E_OK
+    })
+}
+
+/// The workgroup behind `dev`, if it is an open one.
+unsafe fn group<'a>(call: &str, dev: *const e_epiphany_t) -> Result<&'a e_epiphany_t, c_int> {
+    if dev.is_null() {
+        return Err(fail(call, "dev is NULL"));
+    }
+    // SAFETY: the caller passes an e_epiphany_t (its objtype says which).
+    let g = unsafe { &*dev };
+    if g.objtype != E_EPI_GROUP || g.core.is_null() {
+        return Err(fail(call, "dev is not an open workgroup (e_open)"));
+    }
+    Ok(g)
+}
+
+/// The chip-relative coordinates of (`row`, `col`) of group `g`.
+fn on_chip(
+    call: &str,
+    h: &Host,
+    g: &e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+) -> Result<(u32, u32), c_int> {
+    if row >= g.rows || col >= g.cols {
+        return Err(fail(
+            call,
+            format!(
+                "core ({row},{col}) is outside the {} x {} group",
+                g.rows, g.cols
+            ),
+        ));
+    }
+    let c = h.config();
+    let r = g.row.wrapping_sub(c.first_row).wrapping_add(row);
+    let k = g.col.wrapping_sub(c.first_col).wrapping_add(col);
+    if r >= c.rows || k >= c.cols {
+        return Err(fail(call, "the group is not on this chip"));
+    }
+    Ok((r, k))
+}
+
+fn group_cores(h: &Host, g: &e_epiphany_t, call: &str) -> Result<Vec<(u32, u32)>, c_int> {
+    let mut v = Vec::with_capacity(g.num_cores as usize);
+    for r in 0..g.rows {
+        for k in 0..g.cols {
+            v.push(on_chip(call, h, g, r, k)?);
+        }
+    }
+    Ok(v)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_close(dev: *mut e_epiphany_t) -> c_int {
+    guard("e_close", E_ERR, || {
+        // SAFETY: see group().
+        let g = match unsafe { group("e_close", dev) } {
+            Ok(g) => *g,
+            Err(e) => return e,
+        };
+        // SAFETY: `core` and its lines were made by e_open with these sizes.
+        unsafe {
+            let lines = Box::from_raw(std::ptr::slice_from_raw_parts_mut(g.core, g.rows as usize));
+            for &line in lines.iter() {
+                drop(Box::from_raw(std::ptr::slice_from_raw_parts_mut(
+                    line,
+                    g.cols as usize,
+                )));
+            }
+            (*dev).core = null_mut();
+        }
+        E_OK
+    })
+}
+
+// -------------------------------------------------------- external memory
+
+#[no_mangle]
+pub unsafe extern "C" fn e_alloc(mbuf: *mut e_mem_t, offset: off_t, size: usize) -> c_int {
+    with_host("e_alloc", |h| {
+        if mbuf.is_null() {
+            return fail("e_alloc", "mbuf is NULL");
+        }
+        let total = u64::from(h.dram_size());
+        if offset < 0 || size == 0 || offset as u64 + size as u64 > total {
+            return fail(
+                "e_alloc",
+                format!("{size:#x} bytes at offset {offset:#x} are outside the {total:#x}-byte external memory"),
+            );
+        }
+        let p = h.platform();
+        let phy = p.emem.phy_base as off_t + offset;
+        let page_offset = phy & 0xfff;
+        // SAFETY: offset + size lies inside the DRAM.
+        let base = unsafe { h.dram_ptr().add(offset as usize) };
+        let m = e_mem_t {
+            objtype: E_EXT_MEM,
+            phy_base: phy,
+            page_base: phy - page_offset,
+            page_offset,
+            map_size: size + page_offset as usize,
+            ephy_base: p.emem.ephy_base as off_t + offset,
+            emap_size: size,
+            mapped_base: base.wrapping_sub(page_offset as usize).cast(),
+            base: base.cast(),
+            memfd: -1,
+            priv_: null_mut(),
+        };
+        // SAFETY: the caller passes a writable e_mem_t.
+        unsafe { mbuf.write(m) };
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_free(mbuf: *mut e_mem_t) -> c_int {
+    guard("e_free", E_ERR, || {
+        if mbuf.is_null() {
+            return fail("e_free", "mbuf is NULL");
+        }
+        // SAFETY: the caller passes an e_mem_t.
+        let m = unsafe { &mut *mbuf };
+        match m.objtype {
+            E_SHARED_MEM => E_OK,
+            E_EXT_MEM => {
+                m.objtype = E_NULL;
+                m.base = null_mut();
+                m.mapped_base = null_mut();
+                E_OK
+            }
+            _ => fail("e_free", "mbuf is not an e_alloc buffer"),
+        }
+    })
+}
+
+/// The DRAM offset of `from` in buffer `m`, checked for `n` bytes.
+fn dram_offset(call: &str, h: &Host, m: &e_mem_t, from: off_t, n: usize) -> Result<u32, c_int> {
+    let base = (m.base as usize).wrapping_sub(h.dram_ptr() as usize);
+    if m.base.is_null() || base as u64 + m.emap_size as u64 > u64::from(h.dram_size()) {
+        return Err(fail(call, "the buffer is not one of this chip's (freed?)"));
+    }
+    if from < 0 || from as u64 + n as u64 > m.emap_size as u64 {
+        return Err(fail(
+            call,
+            format!(
+                "{n:#x} bytes at {from:#x} are outside the {:#x}-byte buffer",
+                m.emap_size
+            ),
+        ));
+    }
+    Ok((base + from as usize) as u32)
+}
+
+// ------------------------------------------------------------ read, write
+
+enum Target<'a> {
+    Core(&'a e_epiphany_t),
+    Mem(&'a e_mem_t),
+}
+
+unsafe fn target<'a>(call: &str, dev: *const c_void) -> Result<Target<'a>, c_int> {
+    if dev.is_null() {
+        return Err(fail(call, "dev is NULL"));
+    }
+    // SAFETY: every e-hal object starts with its objtype.
+    match unsafe { *(dev as *const c_int) } {
+        // SAFETY: the objtype says what it is.
+        E_EPI_GROUP => unsafe { group(call, dev.cast()) }.map(Target::Core),
+        // SAFETY: as above.
+        E_EXT_MEM | E_SHARED_MEM => Ok(Target::Mem(unsafe { &*(dev as *const e_mem_t) })),
+        other => Err(fail(
+            call,
+            format!("dev has objtype {other}, not a workgroup or a memory buffer"),
+        )),
+    }
+}
+
+/// A register offset as e-hal takes it: 0xF0000-0xF0FFF.
+fn reg_offset(call: &str, off: off_t, n: usize) -> Result<u32, c_int> {
+    if !(0xF0000..0xF1000).contains(&off) || off % 4 != 0 {
+        return Err(fail(
+            call,
+            format!("offset {off:#x} is neither in SRAM nor a register word (0xf0000-0xf0ffc)"),
+        ));
+    }
+    if n < 4 {
+        return Err(fail(call, "a register access moves 4 bytes"));
+    }
+    Ok(off as u32)
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_read(
+    dev: *mut c_void,
+    row: c_uint,
+    col: c_uint,
+    from_addr: off_t,
+    buf: *mut c_void,
+    size: usize,
+) -> isize {
+    const CALL: &str = "e_read";
+    with_host(CALL, |h| {
+        // SAFETY: see target().
+        let t = match unsafe { target(CALL, dev) } {
+            Ok(t) => t,
+            Err(e) => return e,
+        };
+        if buf.is_null() {
+            return fail(CALL, "buf is NULL");
+        }
+        let sram = u64::from(h.config().sram_size);
+        let done = match t {
+            Target::Core(g) => {
+                let (r, c) = match on_chip(CALL, h, g, row, col) {
+                    Ok(rc) => rc,
+                    Err(e) => return e,
+                };
+                if (0..sram as off_t).contains(&from_addr) {
+                    if from_addr as u64 + size as u64 > sram {
+                        return fail(
+                            CALL,
+                            format!("{size:#x} bytes at {from_addr:#x} run past the SRAM"),
+                        );
+                    }
+                    // SAFETY: the caller's buffer holds `size` bytes.
+                    let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), size) };
+                    h.read_sram(r, c, from_addr as u32, out).map(|()| size)
+                } else {
+                    let off = match reg_offset(CALL, from_addr, size) {
+                        Ok(o) => o,
+                        Err(e) => return e,
+                    };
+                    h.read_reg(r, c, off).map(|v| {
+                        // SAFETY: at least 4 bytes, any alignment.
+                        unsafe { buf.cast::<u32>().write_unaligned(v) };
+                        4
+                    })
+                }
+            }
+            Target::Mem(m) => {
+                let off = match dram_offset(CALL, h, m, from_addr, size) {
+                    Ok(o) => o,
+                    Err(e) => return e,
+                };
+                // SAFETY: as above.
+                let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), size) };
+                h.read_dram(off, out).map(|()| size)
+            }
+        };
+        match done {
+            Ok(n) => n as c_int,
+            Err(e) => fail(CALL, e),
+        }
+    }) as isize
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_write(
+    dev: *mut c_void,
+    row: c_uint,
+    col: c_uint,
+    to_addr: off_t,
+    buf: *const c_void,
+    size: usize,
+) -> isize {
+    const CALL: &str = "e_write";
+    with_host(CALL, |h| {
+        // SAFETY: see target().
+        let t = match unsafe { target(CALL, dev) } {
+            Ok(t) => t,
+            Err(e) => return e,
+        };
+        if buf.is_null() {
+            return fail(CALL, "buf is NULL");
+        }
+        let sram = u64::from(h.config().sram_size);
+        let done = match t {
+            Target::Core(g) => {
+                let (r, c) = match on_chip(CALL, h, g, row, col) {
+                    Ok(rc) => rc,
+                    Err(e) => return e,
+                };
+                if (0..sram as off_t).contains(&to_addr) {
+                    if to_addr as u64 + size as u64 > sram {
+                        return fail(
+                            CALL,
+                            format!("{size:#x} bytes at {to_addr:#x} run past the SRAM"),
+                        );
+                    }
+                    // SAFETY: the caller's buffer holds `size` bytes.
+                    let data = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), size) };
+                    h.write_sram(r, c, to_addr as u32, data).map(|()| size)
+                } else {
+                    let off = match reg_offset(CALL, to_addr, size) {
+                        Ok(o) => o,
+                        Err(e) => return e,
+                    };
+                    // SAFETY: at least 4 bytes, any alignment.
+                    let v = unsafe { buf.cast::<u32>().read_unaligned() };
+                    h.write_reg(r, c, off, v).map(|()| 4)
+                }
+            }
+            Target::Mem(m) => {
+                let off = match dram_offset(CALL, h, m, to_addr, size) {
+                    Ok(o) => o,
+                    Err(e) => return e,
+                };
+                // SAFETY: as above.
+                let data = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), size) };
+                h.write_dram(off, data).map(|()| size)
+            }
+        };
+        match done {
+            Ok(n) => n as c_int,
+            Err(e) => fail(CALL, e),
+        }
+    }) as isize
+}
+
+// ------------------------------------------------------- reset and control
+
+#[no_mangle]
+pub unsafe extern "C" fn e_reset_system() -> c_int {
+    with_host("e_reset_system", |h| {
+        h.reset_system();
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn e_reset_chip() -> c_int {
+    E_OK
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_reset_group(dev: *mut e_epiphany_t) -> c_int {
+    const CALL: &str = "e_reset_group";
+    with_host(CALL, |h| {
+        // SAFETY: see group().
+        let g = match unsafe { group(CALL, dev) } {
+            Ok(g) => g,
+            Err(e) => return e,
+        };
+        let cores = match group_cores(h, g, CALL) {
+            Ok(c) => c,
+            Err(e) => return e,
+        };
+        match h.reset_cores(&cores) {
+            Ok(()) => E_OK,
+            Err(e) => fail(CALL, e),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_load(
+    executable: *const c_char,
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    start: c_int,
+) -> c_int {
+    // SAFETY: the same arguments.
+    unsafe { load("e_load", executable, dev, row, col, 1, 1, start) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_load_group(
+    executable: *const c_char,
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    rows: c_uint,
+    cols: c_uint,
+    start: c_int,
+) -> c_int {
+    // SAFETY: the same arguments.
+    unsafe { load("e_load_group", executable, dev, row, col, rows, cols, start) }
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe fn load(
+    call: &str,
+    executable: *const c_char,
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    rows: c_uint,
+    cols: c_uint,
+    start: c_int,
+) -> c_int {
+    with_host(call, |h| {
+        if executable.is_null() {
+            return fail(call, "executable is NULL");
+        }
+        // SAFETY: the caller passes a C string.
+        let path = match unsafe { CStr::from_ptr(executable) }.to_str() {
+            Ok(p) => p.to_owned(),
+            Err(_) => return fail(call, "the executable's path is not UTF-8"),
+        };
+        // SAFETY: see group().
+        let g = match unsafe { group(call, dev) } {
+            Ok(g) => g,
+            Err(e) => return e,
+        };
+        if rows == 0
+            || cols == 0
+            || u64::from(row) + u64::from(rows) > u64::from(g.rows)
+            || u64::from(col) + u64::from(cols) > u64::from(g.cols)
+        {
+            return fail(
+                call,
+                format!(
+                    "{rows} x {cols} cores at ({row},{col}) are outside the {} x {} group",
+                    g.rows, g.cols
+                ),
+            );
+        }
+        let (grow, gcol) = match on_chip(call, h, g, 0, 0) {
+            Ok(rc) => rc,
+            Err(e) => return e,
+        };
+        let wg = Workgroup {
+            row: grow,
+            col: gcol,
+            rows: g.rows,
+            cols: g.cols,
+        };
+        let cores: Vec<(u32, u32)> = (row..row + rows)
+            .flat_map(|r| (col..col + cols).map(move |k| (r, k)))
+            .collect();
+        match h.load(Path::new(&path), wg, &cores, start != E_FALSE) {
+            Ok(()) => E_OK,
+            Err(e) => {
+                if LOADER_VERBOSITY.load(Ordering::Relaxed) > 0 && !verbose() {
+                    eprintln!("e-loader: {call}: {e}");
+                }
+                fail(call, e)
+            }
+        }
+    })
+}
+
+/// One core of a workgroup, as chip-relative coordinates, for `f`.
+unsafe fn on_core(
+    call: &str,
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    f: impl FnOnce(&Host, u32, u32) -> Result<(), crate::HostError>,
+) -> c_int {
+    with_host(call, |h| {
+        // SAFETY: see group().
+        let g = match unsafe { group(call, dev) } {
+            Ok(g) => g,
+            Err(e) => return e,
+        };
+        let (r, c) = match on_chip(call, h, g, row, col) {
+            Ok(rc) => rc,
+            Err(e) => return e,
+        };
+        match f(h, r, c) {
+            Ok(()) => E_OK,
+            Err(e) => fail(call, e),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_start(dev: *mut e_epiphany_t, row: c_uint, col: c_uint) -> c_int {
+    // SAFETY: see on_core().
+    unsafe { on_core("e_start", dev, row, col, |h, r, c| h.start(&[(r, c)])) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_start_group(dev: *mut e_epiphany_t) -> c_int {
+    const CALL: &str = "e_start_group";
+    with_host(CALL, |h| {
+        // SAFETY: see group().
+        let g = match unsafe { group(CALL, dev) } {
+            Ok(g) => g,
+            Err(e) => return e,
+        };
+        let cores = match group_cores(h, g, CALL) {
+            Ok(c) => c,
+            Err(e) => return e,
+        };
+        match h.start(&cores) {
+            Ok(()) => E_OK,
+            Err(e) => fail(CALL, e),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_signal(dev: *mut e_epiphany_t, row: c_uint, col: c_uint) -> c_int {
+    // SAFETY: see on_core().
+    unsafe { on_core("e_signal", dev, row, col, |h, r, c| h.signal(r, c)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_halt(dev: *mut e_epiphany_t, row: c_uint, col: c_uint) -> c_int {
+    // SAFETY: see on_core().
+    unsafe { on_core("e_halt", dev, row, col, |h, r, c| h.halt(r, c)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_resume(dev: *mut e_epiphany_t, row: c_uint, col: c_uint) -> c_int {
+    // SAFETY: see on_core().
+    unsafe { on_core("e_resume", dev, row, col, |h, r, c| h.resume(r, c)) }
+}
+
+// ------------------------------------------------------------ arithmetic
+
+#[no_mangle]
+pub unsafe extern "C" fn e_get_num_from_coords(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+) -> c_uint {
+    guard("e_get_num_from_coords", 0, || {
+        if dev.is_null() {
+            fail("e_get_num_from_coords", "dev is NULL");
+            return 0;
+        }
+        // SAFETY: the caller passes an e_epiphany_t.
+        let g = unsafe { &*dev };
+        col.wrapping_add(row.wrapping_mul(g.cols))
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_get_coords_from_num(
+    dev: *mut e_epiphany_t,
+    corenum: c_uint,
+    row: *mut c_uint,
+    col: *mut c_uint,
+) {
+    guard("e_get_coords_from_num", (), || {
+        if dev.is_null() || row.is_null() || col.is_null() {
+            fail("e_get_coords_from_num", "a pointer argument is NULL");
+            return;
+        }
+        // SAFETY: the caller passes an e_epiphany_t and two unsigned ints.
+        unsafe {
+            let cols = (*dev).cols;
+            if cols == 0 {
+                fail("e_get_coords_from_num", "dev has no columns");
+                return;
+            }
+            *row = corenum / cols;
+            *col = corenum % cols;
+        }
+    })
+}
+
+fn platform_box() -> Option<(u32, u32, u32, u32, u64, u64)> {
+    let g = global();
+    let h = &g.as_ref()?.host;
+    let c = h.config();
+    Some((
+        c.first_row,
+        c.first_col,
+        c.rows,
+        c.cols,
+        u64::from(c.ext_base),
+        u64::from(c.ext_size),
+    ))
+}
+
+fn in_box(addr: usize, row: u32, col: u32, rows: u32, cols: u32) -> bool {
+    let id = (addr as u64 >> 20) & 0xfff;
+    let (r, c) = ((id >> 6) as u32, (id & 63) as u32);
+    (row..row + rows).contains(&r) && (col..col + cols).contains(&c)
+}
+
+#[no_mangle]
+pub extern "C" fn e_is_addr_on_chip(addr: *mut c_void) -> c_int {
+    guard("e_is_addr_on_chip", E_FALSE, || match platform_box() {
+        Some((r, c, rs, cs, _, _)) if (addr as u64) < 1 << 32 => {
+            c_int::from(in_box(addr as usize, r, c, rs, cs))
+        }
+        _ => E_FALSE,
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn e_is_addr_in_emem(addr: usize) -> c_int {
+    guard("e_is_addr_in_emem", E_FALSE, || match platform_box() {
+        Some((_, _, _, _, base, size)) => c_int::from((base..base + size).contains(&(addr as u64))),
+        None => E_FALSE,
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_is_addr_on_group(dev: *mut e_epiphany_t, addr: *mut c_void) -> c_int {
+    guard("e_is_addr_on_group", E_FALSE, || {
+        if dev.is_null() || addr as u64 >= 1 << 32 {
+            return E_FALSE;
+        }
+        // SAFETY: the caller passes an e_epiphany_t.
+        let g = unsafe { &*dev };
+        c_int::from(in_box(addr as usize, g.row, g.col, g.rows, g.cols))
+    })
+}
+
+// ---------------------------------------------------------- shared memory
+
+/// Runs `f` on the shm table (initialised if its magic is wrong), writing
+/// it back if `f` changed it.
+fn with_table<T>(
+    h: &Host,
+    f: impl FnOnce(&mut [u8], u64) -> Result<T, shm::ShmError>,
+) -> Result<Result<T, shm::ShmError>, String> {
+    let need = u64::from(shm::SHM_OFFSET) + u64::from(shm::SHM_SIZE);
+    if u64::from(h.dram_size()) < need {
+        return Err(format!(
+            "external memory of {:#x} bytes has no room for the shared-memory pool ({need:#x} needed)",
+            h.dram_size()
+        ));
+    }
+    let mut t = vec![0; shm::TABLE_SIZE];
+    h.read_dram(shm::SHM_OFFSET, &mut t)
+        .map_err(|e| e.to_string())?;
+    let before = t.clone();
+    let p = h.platform();
+    shm::init_if_needed(
+        &mut t,
+        u64::from(p.emem.ephy_base) + u64::from(shm::SHM_OFFSET),
+        p.emem.phy_base + u64::from(shm::SHM_OFFSET),
+    );
+    let host_table = h.dram_ptr() as u64 + u64::from(shm::SHM_OFFSET);
+    let out = f(&mut t, host_table);
+    if t != before {
+        h.write_dram(shm::SHM_OFFSET, &t)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
+
+unsafe fn c_name<'a>(call: &str, name: *const c_char) -> Result<&'a [u8], c_int> {
+    if name.is_null() {
+        set_errno(22);
+        return Err(fail(call, "name is NULL"));
+    }
+    // SAFETY: the caller passes a C string.
+    Ok(unsafe { CStr::from_ptr(name) }.to_bytes())
+}
+
+unsafe fn shm_mem(h: &Host, mbuf: *mut e_mem_t, r: &shm::Region) {
+    let p = h.platform();
+    let off = u64::from(shm::SHM_OFFSET) + u64::from(r.offset);
+    // SAFETY: the region lies inside the DRAM.
+    let base = unsafe { h.dram_ptr().add(off as usize) };
+    let m = e_mem_t {
+        objtype: E_SHARED_MEM,
+        phy_base: (p.emem.phy_base + off) as off_t,
+        page_base: (p.emem.phy_base + off) as off_t,
+        page_offset: 0,
+        map_size: r.size as usize,
+        ephy_base: (u64::from(p.emem.ephy_base) + off) as off_t,
+        emap_size: r.size as usize,
+        mapped_base: base.cast(),
+        base: base.cast(),
+        memfd: -1,
+        priv_: null_mut(),
+    };
+    // SAFETY: the caller passes a writable e_mem_t.
+    unsafe { mbuf.write(m) };
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_shm_alloc(
+    mbuf: *mut e_mem_t,
+    name: *const c_char,
+    size: usize,
+) -> c_int {
+    const CALL: &str = "e_shm_alloc";
+    with_host(CALL, |h| {
+        // SAFETY: see c_name().
+        let name = match unsafe { c_name(CALL, name) } {
+            Ok(n) => n,
+            Err(e) => return e,
+        };
+        if mbuf.is_null() {
+            set_errno(22);
+            return fail(CALL, "mbuf is NULL");
+        }
+        let size32 = u32::try_from(size).unwrap_or(u32::MAX);
+        match with_table(h, |t, host| shm::alloc(t, name, size32, host)) {
+            Ok(Ok(r)) => {
+                // SAFETY: checked above.
+                unsafe { shm_mem(h, mbuf, &r) };
+                E_OK
+            }
+            Ok(Err(e)) => {
+                set_errno(e.errno());
+                fail(CALL, e)
+            }
+            Err(e) => {
+                set_errno(12);
+                fail(CALL, e)
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_shm_attach(mbuf: *mut e_mem_t, name: *const c_char) -> c_int {
+    const CALL: &str = "e_shm_attach";
+    with_host(CALL, |h| {
+        // SAFETY: see c_name().
+        let name = match unsafe { c_name(CALL, name) } {
+            Ok(n) => n,
+            Err(e) => return e,
+        };
+        if mbuf.is_null() {
+            set_errno(22);
+            return fail(CALL, "mbuf is NULL");
+        }
+        match with_table(h, |t, _| shm::attach(t, name)) {
+            Ok(Ok(r)) => {
+                // SAFETY: checked above.
+                unsafe { shm_mem(h, mbuf, &r) };
+                E_OK
+            }
+            Ok(Err(e)) => {
+                set_errno(e.errno());
+                fail(CALL, e)
+            }
+            Err(e) => fail(CALL, e),
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn e_shm_release(name: *const c_char) -> c_int {
+    const CALL: &str = "e_shm_release";
+    with_host(CALL, |h| {
+        // SAFETY: see c_name().
+        let name = match unsafe { c_name(CALL, name) } {
+            Ok(n) => n,
+            Err(e) => return e,
+        };
+        match with_table(h, |t, _| shm::release(t, name)) {
+            Ok(Ok(())) => E_OK,
+            Ok(Err(e)) => {
+                set_errno(e.errno());
+                fail(CALL, e)
+            }
+            Err(e) => fail(CALL, e),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn e_shm_get_shmtable() -> *mut c_void {
+    guard("e_shm_get_shmtable", null_mut(), || {
+        let g = global();
+        let Some(g) = g.as_ref() else {
+            fail("e_shm_get_shmtable", "e-hal is not initialized");
+            return null_mut();
+        };
+        match with_table(&g.host, |_, _| Ok(())) {
+            // SAFETY: the table lies inside the DRAM (checked by with_table).
+            Ok(_) => unsafe { g.host.dram_ptr().add(shm::SHM_OFFSET as usize).cast() },
+            Err(e) => {
+                fail("e_shm_get_shmtable", e);
+                null_mut()
+            }
+        }
+    })
+}
+
+// ------------------------------------------------------------ epsim_*
+
+#[no_mangle]
+pub extern "C" fn epsim_set_mode(mode: c_int) -> c_int {
+    with_host("epsim_set_mode", |h| {
+        let m = match mode {
+            0 => RunMode::Free,
+            1 => RunMode::Deterministic,
+            _ => {
+                return fail(
+                    "epsim_set_mode",
+                    format!("mode {mode}: expected EPSIM_FREE (0) or EPSIM_DETERMINISTIC (1)"),
+                )
+            }
+        };
+        h.set_mode(m);
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_get_mode() -> c_int {
+    with_host("epsim_get_mode", |h| match h.mode() {
+        RunMode::Free => 0,
+        RunMode::Deterministic => 1,
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_run(cycles: c_ulonglong) -> c_int {
+    with_host("epsim_run", |h| {
+        h.run(cycles);
+        E_OK
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_step() -> c_int {
+    epsim_run(1)
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_run_until_idle(max_cycles: c_ulonglong) -> c_int {
+    with_host("epsim_run_until_idle", |h| {
+        if h.run_until_idle(max_cycles) {
+            E_OK
+        } else {
+            E_WARN
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_now() -> c_ulonglong {
+    guard("epsim_now", 0, || {
+        global().as_ref().map_or(0, |g| g.host.now())
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn epsim_stats(out: *mut epsim_stats_t) -> c_int {
+    with_host("epsim_stats", |h| {
+        if out.is_null() {
+            return fail("epsim_stats", "out is NULL");
+        }
+        let s = h.stats();
+        let v = epsim_stats_t {
+            cycles: s.now,
+            host_cycles: s.host_cycles,
+            calls: s.calls,
+            write_txns: s.write_txns,
+            read_txns: s.read_txns,
+            bytes_written: s.bytes_written,
+            bytes_read: s.bytes_read,
+            instret: s.instret,
+        };
+        // SAFETY: the caller passes a writable epsim_stats_t.
+        unsafe { out.write(v) };
+        E_OK
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::mem::{offset_of, size_of};
+
+    #[test]
+    fn a_panic_inside_a_call_becomes_its_error_value() {
+        let r: c_int = guard("test", E_ERR, || panic!("a bug"));
+        assert_eq!(r, E_ERR);
+        assert_eq!(guard("test", 7usize, || 3usize), 3);
+    }
+
+    /// The LP64 offsets stack.md §2.2 gives for the original headers.
+    #[test]
+    fn struct_layouts_match_the_original_headers() {
+        assert_eq!(size_of::<e_platform_t>(), 112);
+        assert_eq!(offset_of!(e_platform_t, chip), 56);
+        assert_eq!(offset_of!(e_platform_t, rows), 72);
+        assert_eq!(offset_of!(e_platform_t, cols), 76);
+        assert_eq!(offset_of!(e_platform_t, emem), 88);
+        assert_eq!(size_of::<e_chip_t>(), 120);
+        assert_eq!(offset_of!(e_chip_t, rows), 56);
+        assert_eq!(offset_of!(e_chip_t, cols), 60);
+        assert_eq!(offset_of!(e_chip_t, num_cores), 64);
+        assert_eq!(size_of::<e_epiphany_t>(), 56);
+        assert_eq!(offset_of!(e_epiphany_t, row), 16);
+        assert_eq!(offset_of!(e_epiphany_t, col), 20);
+        assert_eq!(offset_of!(e_epiphany_t, rows), 24);
+        assert_eq!(offset_of!(e_epiphany_t, cols), 28);
+        assert_eq!(offset_of!(e_epiphany_t, core), 32);
+        assert_eq!(size_of::<e_mem_t>(), 88);
+        assert_eq!(offset_of!(e_mem_t, phy_base), 8);
+        assert_eq!(offset_of!(e_mem_t, ephy_base), 40);
+        assert_eq!(offset_of!(e_mem_t, base), 64);
+    }
+}

@@ -1,0 +1,886 @@
+//! The Rust host API: the chip as a Parallella host program sees it
+//! through e-hal, over one [`Machine`].
+//!
+//! Model decisions owned here:
+//! * **Who advances time.** In [`RunMode::Free`] a background thread runs
+//!   the chip in slices of [`FREE_SLICE`] cycles for as long as anything
+//!   can run, as the hardware runs while the host program sleeps or polls;
+//!   host calls take the machine's lock between slices (a waiting host call
+//!   goes before the next slice). In [`RunMode::Deterministic`] the chip
+//!   advances only inside host calls: each access costs its modelled
+//!   cycles (below) and the chip runs that long after performing it, and
+//!   [`Host::run`] advances it explicitly. The same calls then give the
+//!   same results, cycle for cycle.
+//! * **What a host access costs** (simulated core cycles at 600 MHz): every
+//!   call [`CALL_CYCLES`] (driver overhead); through the eLink, per aligned
+//!   8-byte transaction, [`WRITE_TXN_CYCLES`] for a posted write and
+//!   [`READ_TXN_CYCLES`] for a read (a round trip through the eLink and the
+//!   mesh, not pipelined); external DRAM is the host's own memory,
+//!   [`DRAM_TXN_CYCLES`] per 8 bytes. A register access is one
+//!   transaction. Asymptotically: 200 MB/s host writes into core SRAM,
+//!   9.6 MB/s reads.
+//! * **When a host access takes effect**: at the host's clock, between
+//!   slices; cores that were asleep or halted are brought up to that time
+//!   first, and timed mode's run-ahead is ended so that no roll-back can
+//!   undo the access.
+//! * **Loading** follows e-loader (stack.md §2.4): each core of the group
+//!   is reset (registers as at power-up, DMA stopped), its SRAM cleared,
+//!   the program's segments copied, the e-lib configuration words written
+//!   at 0x28 (`e_group_config_t`), 0x50 (`e_emem_config_t`) and 0x58
+//!   (`loader_cfg`, BSS-cleared flag) unless the program loads something
+//!   there, and the core left idle until a SYNC interrupt (`start`) sends
+//!   it to address 0.
+//! * **Host writes into DRAM through raw pointers** are not seen by the
+//!   decoded-code check: the decoded DRAM code is dropped whenever the host
+//!   starts, resumes or signals a core.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use epsim_isa::Size;
+use epsim_loader::Region;
+use epsim_sim::core::{RemoteAccess, RemoteKind, RunState, Shared};
+use epsim_sim::{Config, CoreId, Machine, Mode, StopReason, Syscalls};
+
+use crate::platform::Platform;
+
+/// Cycles every host call costs before it touches the chip.
+pub const CALL_CYCLES: u64 = 60;
+/// Cycles per posted eLink write transaction (up to 8 aligned bytes).
+pub const WRITE_TXN_CYCLES: u64 = 24;
+/// Cycles per eLink read transaction (up to 8 aligned bytes), a round trip.
+pub const READ_TXN_CYCLES: u64 = 500;
+/// Cycles per 8 bytes of the host's own accesses to external DRAM.
+pub const DRAM_TXN_CYCLES: u64 = 2;
+/// Register writes e-loader's soft reset makes per core (`ee_soft_reset_core`
+/// and `ee_reset_regs`: the DMA registers, the 62-byte stub, 64 GPRs and
+/// the special registers).
+pub const RESET_REG_WRITES: u64 = 112;
+/// Cycles the free-running chip advances between looks at the host.
+pub const FREE_SLICE: u64 = 8192;
+
+/// Memory-mapped registers the host uses (offsets in a core's window).
+pub mod reg {
+    pub const CONFIG: u32 = 0xF0400;
+    pub const STATUS: u32 = 0xF0404;
+    pub const PC: u32 = 0xF0408;
+    pub const DEBUGSTATUS: u32 = 0xF040C;
+    pub const IMASK: u32 = 0xF0424;
+    pub const ILAT: u32 = 0xF0428;
+    pub const ILATST: u32 = 0xF042C;
+    pub const IPEND: u32 = 0xF0434;
+    pub const DEBUGCMD: u32 = 0xF0448;
+    pub const COREID: u32 = 0xF0704;
+    pub const RESETCORE: u32 = 0xF070C;
+    /// The register window.
+    pub const BASE: u32 = 0xF0000;
+    pub const END: u32 = 0xF1000;
+}
+
+/// ILAT bits the host raises.
+const SYNC: u32 = 1 << 0;
+const USER_INT: u32 = 1 << 9;
+
+/// How simulated time advances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunMode {
+    /// A background thread runs the chip, as the hardware runs.
+    Free,
+    /// Time advances only through host calls and [`Host::run`].
+    Deterministic,
+}
+
+impl RunMode {
+    /// `EPSIM_MODE` (`free`, `deterministic`); free if unset.
+    pub fn from_env() -> Result<RunMode, String> {
+        match std::env::var("EPSIM_MODE").ok().as_deref() {
+            None | Some("") | Some("free") => Ok(RunMode::Free),
+            Some("deterministic") | Some("det") => Ok(RunMode::Deterministic),
+            Some(other) => Err(format!(
+                "EPSIM_MODE={other:?}: expected \"free\" or \"deterministic\""
+            )),
+        }
+    }
+}
+
+/// Errors of host calls. Every error leaves the chip as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    #[error("core ({row},{col}) is not on the {rows} x {cols} chip")]
+    NoCore {
+        row: u32,
+        col: u32,
+        rows: u32,
+        cols: u32,
+    },
+    #[error("{what}: {len:#x} bytes at {off:#x} do not fit in {limit:#x} bytes")]
+    OutOfRange {
+        what: &'static str,
+        off: u64,
+        len: u64,
+        limit: u64,
+    },
+    #[error("register offset {0:#x} is not a word of the register window 0xf0000-0xf0fff")]
+    BadRegister(u64),
+    #[error("{core}: register {off:#07x} does not exist or refused the access")]
+    RegisterRefused { core: CoreId, off: u32 },
+    #[error(transparent)]
+    Load(#[from] epsim_loader::LoadError),
+    #[error(transparent)]
+    Sim(#[from] epsim_sim::SimError),
+}
+
+/// What the host has done and what it cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HostStats {
+    /// The host's clock: simulated cycles since the chip was opened.
+    pub now: u64,
+    /// Cycles charged for host calls.
+    pub host_cycles: u64,
+    pub calls: u64,
+    pub write_txns: u64,
+    pub read_txns: u64,
+    pub bytes_written: u64,
+    pub bytes_read: u64,
+    /// Instructions retired by all cores.
+    pub instret: u64,
+}
+
+/// A rectangle of cores (an e-hal workgroup), chip-relative.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Workgroup {
+    pub row: u32,
+    pub col: u32,
+    pub rows: u32,
+    pub cols: u32,
+}
+
+/// The machine and the host's view of time, behind the lock.
+struct Sim {
+    machine: Machine,
+    now: u64,
+    mode: RunMode,
+    stats: HostStats,
+    /// The last run found nothing that could run.
+    idle: bool,
+}
+
+struct Inner {
+    sim: Mutex<Sim>,
+    /// Host calls waiting for the lock (the free-running thread lets them go
+    /// first).
+    waiting: AtomicUsize,
+    /// Times a host call took the lock.
+    turns: AtomicU64,
+    stop: AtomicBool,
+    wake: Condvar,
+}
+
+impl Inner {
+    fn lock(&self) -> MutexGuard<'_, Sim> {
+        self.waiting.fetch_add(1, Ordering::AcqRel);
+        let g = self.sim.lock().unwrap_or_else(PoisonError::into_inner);
+        self.waiting.fetch_sub(1, Ordering::AcqRel);
+        self.turns.fetch_add(1, Ordering::AcqRel);
+        g
+    }
+}
+
+/// The chip as the host sees it.
+pub struct Host {
+    inner: Arc<Inner>,
+    thread: Option<JoinHandle<()>>,
+    platform: Platform,
+    config: Config,
+    dram: *mut u8,
+}
+
+// SAFETY: `dram` points into the machine's DRAM, which lives (at a fixed
+// address) as long as `inner` does; every use of it through `Host` takes the
+// lock or is the caller's raw access to simulated shared memory.
+unsafe impl Send for Host {}
+unsafe impl Sync for Host {}
+
+impl Host {
+    /// Opens the chip of `platform`, every core reset and idle, in run mode
+    /// `mode`, cores timed by `timing`. Device output goes to this
+    /// process's standard output and error.
+    pub fn new(platform: Platform, mode: RunMode, timing: Mode) -> Result<Host, HostError> {
+        Host::with_syscalls(platform, mode, timing, Syscalls::inherit(Vec::new()))
+    }
+
+    /// As [`Host::new`], with the system-call host `sys` (e.g. captured
+    /// output).
+    pub fn with_syscalls(
+        platform: Platform,
+        mode: RunMode,
+        timing: Mode,
+        sys: Syscalls,
+    ) -> Result<Host, HostError> {
+        let mut config = platform.config();
+        config.mode = timing;
+        let mut machine = Machine::new(config.clone(), sys)?;
+        for core in &mut machine.cores {
+            core.reset();
+        }
+        let dram = machine.dram.host_ptr();
+        let inner = Arc::new(Inner {
+            sim: Mutex::new(Sim {
+                machine,
+                now: 0,
+                mode: RunMode::Deterministic,
+                stats: HostStats::default(),
+                idle: true,
+            }),
+            waiting: AtomicUsize::new(0),
+            turns: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+            wake: Condvar::new(),
+        });
+        let mut host = Host {
+            inner,
+            thread: None,
+            platform,
+            config,
+            dram,
+        };
+        host.set_mode(mode);
+        Ok(host)
+    }
+
+    pub fn platform(&self) -> &Platform {
+        &self.platform
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn mode(&self) -> RunMode {
+        self.inner.lock().mode
+    }
+
+    /// Switches run mode: starts or stops the free-running thread.
+    pub fn set_mode(&mut self, mode: RunMode) {
+        let mut g = self.inner.lock();
+        if g.mode == mode && (mode == RunMode::Deterministic || self.thread.is_some()) {
+            return;
+        }
+        g.mode = mode;
+        drop(g);
+        match mode {
+            RunMode::Free => {
+                self.inner.stop.store(false, Ordering::Release);
+                let inner = Arc::clone(&self.inner);
+                self.thread = Some(std::thread::spawn(move || free_run(&inner)));
+            }
+            RunMode::Deterministic => self.stop_thread(),
+        }
+    }
+
+    fn stop_thread(&mut self) {
+        if let Some(t) = self.thread.take() {
+            self.inner.stop.store(true, Ordering::Release);
+            self.inner.wake.notify_all();
+            // A panic in the thread was already reported on stderr.
+            let _ = t.join();
+        }
+    }
+
+    /// The index of chip-relative core (`row`, `col`).
+    pub fn core_index(&self, row: u32, col: u32) -> Result<usize, HostError> {
+        let c = &self.config;
+        if row >= c.rows || col >= c.cols {
+            return Err(HostError::NoCore {
+                row,
+                col,
+                rows: c.rows,
+                cols: c.cols,
+            });
+        }
+        Ok((row * c.cols + col) as usize)
+    }
+
+    /// The core id of chip-relative (`row`, `col`).
+    pub fn core_id(&self, row: u32, col: u32) -> Result<CoreId, HostError> {
+        let i = self.core_index(row, col)?;
+        Ok(self.config.core_at(i))
+    }
+
+    /// Resets every core (e-hal's `e_reset_system`): registers as at
+    /// power-up, DMA stopped, idle; memories keep their contents.
+    pub fn reset_system(&self) {
+        let mut g = self.inner.lock();
+        let n = g.machine.cores.len();
+        g.machine.end_run_ahead();
+        for i in 0..n {
+            g.bring_up(i);
+            g.machine.cores[i].reset();
+        }
+        g.charge(
+            CALL_CYCLES + n as u64 * 2 * WRITE_TXN_CYCLES,
+            2 * n as u64,
+            0,
+        );
+    }
+
+    /// Resets the cores (chip-relative) as `e_reset_group` does: halt
+    /// (DEBUGCMD = 1), pause DMA, RESETCORE = 1 then 0.
+    pub fn reset_cores(&self, cores: &[(u32, u32)]) -> Result<(), HostError> {
+        let idx = self.indexes(cores)?;
+        let mut g = self.inner.lock();
+        for &i in &idx {
+            g.reg_write(i, reg::DEBUGCMD, 1)?;
+            g.reg_write(i, reg::CONFIG, 0x0100_0000)?;
+            g.reg_write(i, reg::RESETCORE, 1)?;
+            g.reg_write(i, reg::RESETCORE, 0)?;
+        }
+        let n = idx.len() as u64;
+        g.charge(
+            CALL_CYCLES + n * (4 * WRITE_TXN_CYCLES + READ_TXN_CYCLES),
+            4 * n,
+            n,
+        );
+        Ok(())
+    }
+
+    fn indexes(&self, cores: &[(u32, u32)]) -> Result<Vec<usize>, HostError> {
+        cores.iter().map(|&(r, c)| self.core_index(r, c)).collect()
+    }
+
+    /// Loads the ELF at `path` onto `cores` (relative to `group`, itself
+    /// chip-relative), as e-loader does (see the module doc), and starts
+    /// them if `start`. Nothing changes if the file cannot be loaded.
+    pub fn load(
+        &self,
+        path: &Path,
+        group: Workgroup,
+        cores: &[(u32, u32)],
+        start: bool,
+    ) -> Result<(), HostError> {
+        let mut idx = Vec::with_capacity(cores.len());
+        for &(r, c) in cores {
+            if r >= group.rows || c >= group.cols {
+                return Err(HostError::NoCore {
+                    row: r,
+                    col: c,
+                    rows: group.rows,
+                    cols: group.cols,
+                });
+            }
+            idx.push(self.core_index(group.row + r, group.col + c)?);
+        }
+        let plan = epsim_loader::load_file(path, &self.config.load_target())?;
+        for seg in &plan.segments {
+            if let Region::OnChip { row, col, .. } = seg.region {
+                let id = CoreId::new(row.into(), col.into());
+                if self.config.core_index(id).is_none() {
+                    return Err(epsim_sim::SimError::CoreNotSimulated {
+                        path: path.display().to_string(),
+                        addr: seg.vaddr,
+                        len: seg.mem_size() as u32,
+                        row: id.row,
+                        col: id.col,
+                    }
+                    .into());
+                }
+            }
+        }
+        // The configuration words go where the program loads nothing.
+        let cfg_free = plan.segments.iter().all(|s| match s.region {
+            Region::Local { offset } => u64::from(offset) + s.mem_size() <= 0x28 || offset >= 0x68,
+            _ => true,
+        });
+        let (mut local, mut external) = (0u64, 0u64);
+        for s in &plan.segments {
+            match s.region {
+                Region::External { .. } => external += s.mem_size(),
+                _ => local += s.mem_size().div_ceil(8),
+            }
+        }
+        let mut g = self.inner.lock();
+        let sram = self.config.sram_size;
+        g.machine.end_run_ahead();
+        for &i in &idx {
+            g.bring_up(i);
+            let core = &mut g.machine.cores[i];
+            core.reset();
+            core.sram.zero(0, sram);
+        }
+        let ids: Vec<CoreId> = idx.iter().map(|&i| self.config.core_at(i)).collect();
+        g.machine.load_group(&plan, path, &ids)?;
+        let base = self.config.core_at(self.core_index(group.row, group.col)?);
+        for (&i, &(r, c)) in idx.iter().zip(cores) {
+            let core = &mut g.machine.cores[i];
+            // load_group starts the core at the entry; e-loader leaves it
+            // idle until the SYNC interrupt.
+            core.reset();
+            if cfg_free {
+                let words = [
+                    3, // E_EPI_GROUP
+                    self.platform.chip.code(),
+                    base.bits(),
+                    base.row,
+                    base.col,
+                    group.rows,
+                    group.cols,
+                    r,
+                    c,
+                    0xdead_beef,
+                    5, // E_EXT_MEM
+                    self.config.ext_base,
+                    1, // LOADER_BSS_CLEARED_FLAG
+                    0,
+                    0,
+                    0,
+                ];
+                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+                core.sram.write_bytes(0x28, &bytes);
+            }
+        }
+        let n = idx.len() as u64;
+        let per_core = RESET_REG_WRITES + u64::from(sram) / 8 + local + 8;
+        g.charge(
+            CALL_CYCLES + n * per_core * WRITE_TXN_CYCLES + external.div_ceil(8) * DRAM_TXN_CYCLES,
+            n * per_core,
+            0,
+        );
+        if start {
+            g.start(&idx)?;
+        }
+        drop(g);
+        self.inner.wake.notify_all();
+        Ok(())
+    }
+
+    /// Starts cores (ILATST = SYNC), as `e_start`/`e_start_group` do.
+    pub fn start(&self, cores: &[(u32, u32)]) -> Result<(), HostError> {
+        let idx = self.indexes(cores)?;
+        let mut g = self.inner.lock();
+        g.start(&idx)?;
+        drop(g);
+        self.inner.wake.notify_all();
+        Ok(())
+    }
+
+    /// Raises the user interrupt (ILATST = 1 << 9), as `e_signal` does.
+    pub fn signal(&self, row: u32, col: u32) -> Result<(), HostError> {
+        self.poke(row, col, reg::ILATST, USER_INT)
+    }
+
+    /// Halts a core (DEBUGCMD = 1).
+    pub fn halt(&self, row: u32, col: u32) -> Result<(), HostError> {
+        self.poke(row, col, reg::DEBUGCMD, 1)
+    }
+
+    /// Resumes a halted core (DEBUGCMD = 0).
+    pub fn resume(&self, row: u32, col: u32) -> Result<(), HostError> {
+        self.poke(row, col, reg::DEBUGCMD, 0)
+    }
+
+    /// A register write the host makes to release or stop a core: code it
+    /// may have written into DRAM through a pointer is decoded afresh.
+    fn poke(&self, row: u32, col: u32, off: u32, v: u32) -> Result<(), HostError> {
+        let i = self.core_index(row, col)?;
+        let mut g = self.inner.lock();
+        g.machine.dram.invalidate_code();
+        g.reg_write(i, off, v)?;
+        g.charge(CALL_CYCLES + WRITE_TXN_CYCLES, 1, 0);
+        drop(g);
+        self.inner.wake.notify_all();
+        Ok(())
+    }
+
+    /// Reads `buf.len()` bytes of a core's SRAM from `off`.
+    pub fn read_sram(&self, row: u32, col: u32, off: u32, buf: &mut [u8]) -> Result<(), HostError> {
+        let i = self.core_index(row, col)?;
+        self.check_sram(off, buf.len())?;
+        let mut g = self.inner.lock();
+        g.touch(i);
+        buf.copy_from_slice(g.machine.cores[i].sram.read_bytes(off, buf.len() as u32));
+        let t = txns(off, buf.len());
+        g.stats.bytes_read += buf.len() as u64;
+        g.charge(CALL_CYCLES + t * READ_TXN_CYCLES, 0, t);
+        Ok(())
+    }
+
+    /// Writes `data` into a core's SRAM at `off`.
+    pub fn write_sram(&self, row: u32, col: u32, off: u32, data: &[u8]) -> Result<(), HostError> {
+        let i = self.core_index(row, col)?;
+        self.check_sram(off, data.len())?;
+        let mut g = self.inner.lock();
+        g.touch(i);
+        g.machine.cores[i].sram.write_bytes(off, data);
+        let t = txns(off, data.len());
+        g.stats.bytes_written += data.len() as u64;
+        g.idle = false;
+        g.charge(CALL_CYCLES + t * WRITE_TXN_CYCLES, t, 0);
+        drop(g);
+        self.inner.wake.notify_all();
+        Ok(())
+    }
+
+    fn check_sram(&self, off: u32, len: usize) -> Result<(), HostError> {
+        let size = self.config.sram_size;
+        if u64::from(off) + len as u64 > u64::from(size) {
+            return Err(HostError::OutOfRange {
+                what: "core SRAM",
+                off: off.into(),
+                len: len as u64,
+                limit: size.into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Reads a core's memory-mapped register at `off` (0xF0000-0xF0FFF).
+    pub fn read_reg(&self, row: u32, col: u32, off: u32) -> Result<u32, HostError> {
+        check_reg(off)?;
+        let i = self.core_index(row, col)?;
+        let mut g = self.inner.lock();
+        let v = g.reg(i, off, RemoteKind::Load)?;
+        g.stats.bytes_read += 4;
+        g.charge(CALL_CYCLES + READ_TXN_CYCLES, 0, 1);
+        Ok(v)
+    }
+
+    /// Writes a core's memory-mapped register at `off`.
+    pub fn write_reg(&self, row: u32, col: u32, off: u32, v: u32) -> Result<(), HostError> {
+        check_reg(off)?;
+        let i = self.core_index(row, col)?;
+        let mut g = self.inner.lock();
+        g.reg_write(i, off, v)?;
+        g.stats.bytes_written += 4;
+        g.charge(CALL_CYCLES + WRITE_TXN_CYCLES, 1, 0);
+        drop(g);
+        self.inner.wake.notify_all();
+        Ok(())
+    }
+
+    /// The external DRAM as host memory: `dram_size()` bytes that cores
+    /// see at the platform's device base. Writes through it are not seen
+    /// by the decoded-code check until the host next starts, resumes or
+    /// signals a core.
+    pub fn dram_ptr(&self) -> *mut u8 {
+        self.dram
+    }
+
+    pub fn dram_size(&self) -> u32 {
+        self.config.ext_size
+    }
+
+    /// Reads external DRAM at offset `off`.
+    pub fn read_dram(&self, off: u32, buf: &mut [u8]) -> Result<(), HostError> {
+        self.check_dram(off, buf.len())?;
+        let mut g = self.inner.lock();
+        buf.copy_from_slice(g.machine.dram.read_bytes(off, buf.len() as u32));
+        g.stats.bytes_read += buf.len() as u64;
+        g.charge(
+            CALL_CYCLES + (buf.len() as u64).div_ceil(8) * DRAM_TXN_CYCLES,
+            0,
+            0,
+        );
+        Ok(())
+    }
+
+    /// Writes external DRAM at offset `off` (decoded code there is dropped).
+    pub fn write_dram(&self, off: u32, data: &[u8]) -> Result<(), HostError> {
+        self.check_dram(off, data.len())?;
+        let mut g = self.inner.lock();
+        g.machine.dram.write_bytes(off, data);
+        g.stats.bytes_written += data.len() as u64;
+        g.charge(
+            CALL_CYCLES + (data.len() as u64).div_ceil(8) * DRAM_TXN_CYCLES,
+            0,
+            0,
+        );
+        Ok(())
+    }
+
+    fn check_dram(&self, off: u32, len: usize) -> Result<(), HostError> {
+        let size = self.config.ext_size;
+        if u64::from(off) + len as u64 > u64::from(size) {
+            return Err(HostError::OutOfRange {
+                what: "external memory",
+                off: off.into(),
+                len: len as u64,
+                limit: size.into(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Advances the chip `cycles` cycles (in either mode; in free mode the
+    /// background thread keeps going afterwards).
+    pub fn run(&self, cycles: u64) {
+        let mut g = self.inner.lock();
+        let target = g.now.saturating_add(cycles);
+        g.run_to(target);
+    }
+
+    /// Runs until no core can run any more (every loaded core exited,
+    /// halted or sleeps with nothing to wake it) or `max` more cycles pass;
+    /// true in the first case.
+    pub fn run_until_idle(&self, max: u64) -> bool {
+        let mut g = self.inner.lock();
+        let end = g.now.saturating_add(max);
+        loop {
+            let target = end.min(g.now.saturating_add(FREE_SLICE * 16));
+            g.run_to(target);
+            if g.idle {
+                return true;
+            }
+            if g.now >= end {
+                return false;
+            }
+        }
+    }
+
+    /// The host's clock (simulated cycles).
+    pub fn now(&self) -> u64 {
+        self.inner.lock().now
+    }
+
+    pub fn stats(&self) -> HostStats {
+        let g = self.inner.lock();
+        HostStats {
+            now: g.now,
+            instret: g.machine.instret(),
+            ..g.stats
+        }
+    }
+
+    /// The run state of the chip-relative core.
+    pub fn run_state(&self, row: u32, col: u32) -> Result<RunState, HostError> {
+        let i = self.core_index(row, col)?;
+        Ok(self.inner.lock().machine.cores[i].run)
+    }
+
+    /// Runs `f` on the machine (under the lock), for inspection.
+    pub fn with_machine<T>(&self, f: impl FnOnce(&mut Machine) -> T) -> T {
+        f(&mut self.inner.lock().machine)
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.stop_thread();
+    }
+}
+
+fn check_reg(off: u32) -> Result<(), HostError> {
+    if !(reg::BASE..reg::END).contains(&off) || !off.is_multiple_of(4) {
+        return Err(HostError::BadRegister(off.into()));
+    }
+    Ok(())
+}
+
+/// The aligned 8-byte transactions that cover `len` bytes at `off`.
+fn txns(off: u32, len: usize) -> u64 {
+    if len == 0 {
+        return 0;
+    }
+    let first = u64::from(off) / 8;
+    let last = (u64::from(off) + len as u64 - 1) / 8;
+    last - first + 1
+}
+
+impl Sim {
+    /// Runs the chip up to the host's cycle `target`. Guest faults,
+    /// breakpoints, signals and DMA errors stop only the core concerned
+    /// (reported on stderr), as on the hardware, where a core just stops.
+    fn run_to(&mut self, target: u64) {
+        for _ in 0..256 {
+            match self.machine.run(Some(target)) {
+                StopReason::CycleLimit { .. } => {
+                    self.idle = false;
+                    break;
+                }
+                StopReason::Exit { .. } | StopReason::AllIdle | StopReason::AllHalted => {
+                    self.idle = true;
+                    break;
+                }
+                StopReason::Fault(f) => eprintln!("epsim: {f}"),
+                StopReason::Breakpoint { core, pc } => {
+                    eprintln!("epsim: {core} halted at a breakpoint at pc {pc:#010x}")
+                }
+                StopReason::Signalled { core, signal } => {
+                    eprintln!("epsim: {core} killed itself with signal {signal}")
+                }
+                StopReason::Dma { core, error } => eprintln!("epsim: {core}: DMA error: {error}"),
+            }
+        }
+        self.now = self.now.max(target);
+    }
+
+    /// Charges a host call: `cycles`, and the transactions it made. In
+    /// deterministic mode the chip runs for that long.
+    fn charge(&mut self, cycles: u64, writes: u64, reads: u64) {
+        self.stats.calls += 1;
+        self.stats.host_cycles += cycles;
+        self.stats.write_txns += writes;
+        self.stats.read_txns += reads;
+        if self.mode == RunMode::Deterministic {
+            let target = self.now + cycles;
+            self.run_to(target);
+        }
+    }
+
+    /// Before the host acts on core `i`: no run-ahead left, and a core
+    /// that was not running brought to the host's time.
+    fn touch(&mut self, i: usize) {
+        self.machine.end_run_ahead();
+        self.bring_up(i);
+    }
+
+    fn bring_up(&mut self, i: usize) {
+        let now = self.now;
+        let core = &mut self.machine.cores[i];
+        if core.run != RunState::Running {
+            core.catch_up(now);
+        }
+    }
+
+    fn reg(&mut self, i: usize, off: u32, kind: RemoteKind) -> Result<u32, HostError> {
+        self.touch(i);
+        let now = self.now;
+        let m = &mut self.machine;
+        let mut shared = Shared {
+            dram: &mut m.dram,
+            ext_base: m.config.ext_base,
+        };
+        let core = &mut m.cores[i];
+        let id = core.id;
+        let access = RemoteAccess {
+            addr: id.global_base() | off,
+            size: Size::Word,
+            kind,
+        };
+        let v = core
+            .serve(&mut shared, access, now)
+            .map_err(|_| HostError::RegisterRefused { core: id, off })?;
+        if matches!(kind, RemoteKind::Store(_)) {
+            self.idle = false;
+        }
+        Ok(v as u32)
+    }
+
+    fn reg_write(&mut self, i: usize, off: u32, v: u32) -> Result<(), HostError> {
+        self.reg(i, off, RemoteKind::Store(v.into())).map(|_| ())
+    }
+
+    fn start(&mut self, idx: &[usize]) -> Result<(), HostError> {
+        self.machine.dram.invalidate_code();
+        for &i in idx {
+            self.reg_write(i, reg::ILATST, SYNC)?;
+        }
+        let n = idx.len() as u64;
+        self.charge(CALL_CYCLES + n * WRITE_TXN_CYCLES, n, 0);
+        Ok(())
+    }
+}
+
+/// The free-running thread: the chip advances a slice at a time while
+/// anything can run, host calls and slices taking turns; when nothing can
+/// run it waits for a host call (or a millisecond).
+fn free_run(inner: &Inner) {
+    while !inner.stop.load(Ordering::Acquire) {
+        // One waiting host call goes before each slice (and a host that
+        // calls without pause still leaves the chip a slice between calls).
+        let turn = inner.turns.load(Ordering::Acquire);
+        while inner.waiting.load(Ordering::Acquire) > 0
+            && inner.turns.load(Ordering::Acquire) == turn
+            && !inner.stop.load(Ordering::Acquire)
+        {
+            std::thread::yield_now();
+        }
+        let mut g = inner.sim.lock().unwrap_or_else(PoisonError::into_inner);
+        if g.idle {
+            g = inner
+                .wake
+                .wait_timeout(g, Duration::from_millis(1))
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+            if inner.stop.load(Ordering::Acquire) {
+                break;
+            }
+        }
+        let target = g.now + FREE_SLICE;
+        g.run_to(target);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transactions_count_aligned_8_byte_chunks() {
+        assert_eq!(txns(0, 0), 0);
+        assert_eq!(txns(0, 8), 1);
+        assert_eq!(txns(4, 8), 2);
+        assert_eq!(txns(7, 2), 2);
+        assert_eq!(txns(0, 0x8000), 0x1000);
+    }
+
+    fn det() -> Host {
+        Host::with_syscalls(
+            Platform::parallella16(),
+            RunMode::Deterministic,
+            Mode::Timed,
+            Syscalls::captured(Vec::new(), Vec::new()),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn sram_and_dram_round_trip_and_bad_ranges_change_nothing() {
+        let h = det();
+        h.write_sram(3, 3, 0x7ff0, &[1, 2, 3, 4]).unwrap();
+        let mut b = [0; 4];
+        h.read_sram(3, 3, 0x7ff0, &mut b).unwrap();
+        assert_eq!(b, [1, 2, 3, 4]);
+        let before = h.stats();
+        assert!(h.write_sram(3, 3, 0x7ffe, &[9; 4]).is_err());
+        assert!(h.write_sram(4, 0, 0, &[9; 4]).is_err());
+        assert!(h.read_reg(0, 0, 0xF0401).is_err());
+        assert!(h.read_reg(0, 0, 0x8000).is_err());
+        assert!(h.write_dram(0x0200_0000 - 2, &[0; 4]).is_err());
+        assert_eq!(h.stats(), before, "a refused call costs nothing");
+        h.read_sram(3, 3, 0x7ffc, &mut b).unwrap();
+        assert_eq!(b, [0; 4]);
+        h.write_dram(16, b"abc").unwrap();
+        // SAFETY: 32 MB of DRAM behind the pointer.
+        let seen = unsafe { std::slice::from_raw_parts(h.dram_ptr().add(16), 3) };
+        assert_eq!(seen, b"abc");
+    }
+
+    #[test]
+    fn host_calls_cost_the_modelled_cycles_in_deterministic_mode() {
+        let h = det();
+        let t0 = h.now();
+        h.write_sram(0, 0, 0, &[0; 64]).unwrap();
+        assert_eq!(h.now() - t0, CALL_CYCLES + 8 * WRITE_TXN_CYCLES);
+        let t1 = h.now();
+        h.read_reg(0, 0, reg::COREID).unwrap();
+        assert_eq!(h.now() - t1, CALL_CYCLES + READ_TXN_CYCLES);
+        assert_eq!(h.read_reg(1, 2, reg::COREID).unwrap(), (33 << 6) | 10);
+        h.run(1000);
+        assert_eq!(h.now() - t1, 2 * (CALL_CYCLES + READ_TXN_CYCLES) + 1000);
+    }
+
+    #[test]
+    fn halt_and_resume_go_through_debugcmd() {
+        let h = det();
+        h.halt(0, 1).unwrap();
+        assert_eq!(h.run_state(0, 1).unwrap(), RunState::Halted);
+        assert_eq!(h.read_reg(0, 1, reg::DEBUGSTATUS).unwrap() & 1, 1);
+        h.resume(0, 1).unwrap();
+        assert_eq!(h.read_reg(0, 1, reg::DEBUGSTATUS).unwrap() & 1, 0);
+        h.reset_cores(&[(0, 1)]).unwrap();
+        assert_eq!(h.run_state(0, 1).unwrap(), RunState::Idle);
+    }
+}
