@@ -89,12 +89,18 @@ typedef struct {
 #define DMA_ENABLE 0x1u
 #define DMA_MASTER 0x2u
 #define DMA_DOUBLE (3u << 5)
+#define DMA_MSGMODE (1u << 10)
 
-/* n doublewords from src to dst, one after the other. */
+/* n doublewords from src to dst, one after the other. Into local memory
+ * the channel runs in MSGMODE, as e-lib's e_dma_copy does: reading from
+ * another core or from DRAM, it finishes only when the last read has
+ * returned (without it the channel is done when the last read *leaves*,
+ * and a program that polls the status may see data not there yet). */
 static inline void dma_copy_desc(dma_desc_t *d, const volatile void *src, volatile void *dst,
                                  unsigned n)
 {
-    d->config = DMA_ENABLE | DMA_MASTER | DMA_DOUBLE;
+    unsigned local = ((unsigned)(uintptr_t)dst >> 20) == 0;
+    d->config = DMA_ENABLE | DMA_MASTER | DMA_DOUBLE | (local ? DMA_MSGMODE : 0);
     d->inner_stride = 8u << 16 | 8u;
     d->count = 1u << 16 | n;
     d->outer_stride = 8u << 16 | 8u;

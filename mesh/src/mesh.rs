@@ -16,6 +16,7 @@
 //!   wants frees, or the tick after a buffer it waits on frees a place
 //!   (`crate::wheel`). Quiet time and quiet routers cost nothing.
 
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
@@ -409,6 +410,12 @@ pub struct Mesh {
     now: Cycle,
     in_flight: u64,
     stats: Stats,
+    /// The delivery bounds of every destination (nodes in index order,
+    /// then external memory), worked out in one pass over the packets in
+    /// flight by the first query after a change and kept until the next
+    /// change (`inject`, `inject_external`, `advance`): the scheduler asks
+    /// for many destinations between two changes.
+    bounds: RefCell<Option<Vec<u64>>>,
 }
 
 impl Mesh {
@@ -449,6 +456,7 @@ impl Mesh {
             now: 0,
             in_flight: 0,
             stats: Stats::new(n),
+            bounds: RefCell::new(None),
         })
     }
     pub fn geometry(&self) -> &Geometry {
@@ -490,6 +498,7 @@ impl Mesh {
     /// queue is checked as of `now` (everything injected so far counts),
     /// which is exact when the caller has advanced to `t` first.
     pub fn inject(&mut self, t: Cycle, p: Packet) -> Result<(), InjectError> {
+        *self.bounds.get_mut() = None;
         let src = self
             .geo
             .index(p.src)
@@ -540,6 +549,7 @@ impl Mesh {
     /// receive queue is checked as of `now`; `t` must be at least `now`
     /// and the previous `inject_external`'s `t`.
     pub fn inject_external(&mut self, t: Cycle, p: Packet) -> Result<(), InjectError> {
+        *self.bounds.get_mut() = None;
         if self.geo.elink.is_none() {
             return Err(InjectError::NoELink);
         }
@@ -581,6 +591,7 @@ impl Mesh {
     /// External), then net (C, R, X). Does nothing if `to <= now`. With
     /// nothing in flight it costs O(1) whatever the distance.
     pub fn advance(&mut self, to: Cycle, out: &mut Vec<Arrival>) {
+        *self.bounds.get_mut() = None;
         if to <= self.now {
             return;
         }
@@ -1091,48 +1102,68 @@ impl Mesh {
     /// The earliest tick at which a packet for `want` (any if `None`) can
     /// be delivered.
     fn bound(&self, want: Option<u32>) -> Option<u64> {
-        let hit = |to: u32| match want {
-            None => true,
-            Some(w) => w == to,
+        let mut cache = self.bounds.borrow_mut();
+        let all = cache.get_or_insert_with(|| self.all_bounds());
+        let best = match want {
+            None => all.iter().copied().min().unwrap_or(NEVER),
+            Some(EXTERNAL) => all[self.n],
+            Some(w) => all.get(w as usize).copied().unwrap_or(NEVER),
+        };
+        (best != NEVER).then_some(best)
+    }
+
+    /// The earliest delivery tick of a packet for each destination (nodes
+    /// in index order, then external memory; `NEVER` if none).
+    fn all_bounds(&self) -> Vec<u64> {
+        let mut best = vec![NEVER; self.n + 1];
+        let n = self.n;
+        let slot = |to: u32| {
+            if to == EXTERNAL {
+                n
+            } else {
+                (to as usize).min(n)
+            }
         };
         let floor = self.now.saturating_mul(2).saturating_add(1);
-        let mut best = NEVER;
         for Reverse(d) in self.deliveries.iter() {
-            if hit(d.dest) {
-                best = best.min(d.tick);
-            }
+            let b = &mut best[slot(d.dest)];
+            *b = (*b).min(d.tick);
         }
         for &key in &self.busy_nis.keys {
             let ni = &self.nis[key as usize];
-            for f in ni.q.iter().filter(|f| hit(f.to)) {
+            for f in ni.q.iter() {
                 let s = f.ready.max(ni.free).max(floor);
-                best = best.min(self.onward(key as usize % self.n, f, s));
+                let t = self.onward(key as usize % self.n, f, s);
+                let b = &mut best[slot(f.to)];
+                *b = (*b).min(t);
             }
         }
         if let Some(side) = self.geo.elink {
-            for f in self.rx.iter().filter(|f| hit(f.to)) {
+            for f in self.rx.iter() {
                 let s = f.ready.max(self.rx_busy).max(floor);
                 if let Some(entry) = self.geo.index(self.geo.edge_router(side, f.dst)) {
-                    best = best.min(self.onward(entry, f, s.saturating_add(self.k.rx)));
+                    let t = self.onward(entry, f, s.saturating_add(self.k.rx));
+                    let b = &mut best[slot(f.to)];
+                    *b = (*b).min(t);
                 }
             }
         }
         for &key in &self.busy_routers.keys {
             for input in &self.routers[key as usize].inputs {
-                for f in input.q.iter().filter(|f| hit(f.to)) {
+                for f in input.q.iter() {
                     let s = f.ready.max(floor);
-                    best = best.min(self.onward(key as usize % self.n, f, s));
+                    let t = self.onward(key as usize % self.n, f, s);
+                    let b = &mut best[slot(f.to)];
+                    *b = (*b).min(t);
                 }
             }
         }
-        if hit(EXTERNAL) {
-            for port in &self.tx_ports {
-                for f in &port.q {
-                    best = best.min(self.tx_done(f.ready.max(floor)));
-                }
+        for port in &self.tx_ports {
+            for f in &port.q {
+                best[n] = best[n].min(self.tx_done(f.ready.max(floor)));
             }
         }
-        (best != NEVER).then_some(best)
+        best
     }
 
     /// Uncontended delivery tick of `f`, able to leave router `node` at

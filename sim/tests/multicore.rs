@@ -164,6 +164,19 @@ fn dma_copies_every_shape_and_place() {
 }
 
 #[test]
+fn a_msgmode_dma_from_dram_is_idle_only_when_every_word_has_arrived() {
+    // 1024 words stored to DRAM, then copied back into SRAM by DMA in
+    // MSGMODE and checked as soon as the channel is idle
+    // (host/tests/dev/dma_from_dram.c).
+    for mode in ["functional", "timed"] {
+        let o = epsim(&["run", "--mode", mode, "../host/tests/dev/dma_from_dram.elf"]);
+        let out = format!("{}{}", stdout(&o), String::from_utf8_lossy(&o.stderr));
+        assert_eq!(o.status.code(), Some(0), "{mode}: {out}");
+        assert!(out.contains("0 of 1024 words wrong"), "{mode}: {out}");
+    }
+}
+
+#[test]
 fn a_bad_dma_descriptor_stops_the_run_or_shows_the_error_state() {
     let o = epsim(&["run", "../firmware/multi/dma_bad.elf"]);
     assert_eq!(o.status.code(), Some(125));

@@ -1,10 +1,10 @@
-/* dma_from_dram: a reproducer for a simulator bug seen by the host
- * interface's matmul example, runnable alone: `epsim run
- * host/tests/dev/dma_from_dram.elf`. The core stores 1024 words into
- * external memory, reads the last back (its stores have landed), copies
- * the 4 KB into SRAM with DMA0 (doublewords) and checks them. Functional
- * mode: all right. Timed mode (at the time of writing): some words arrive
- * as 0. Exit status 1 if any word is wrong. */
+/* dma_from_dram: the core stores 1024 words into external memory, reads
+ * the last back (its stores have landed), copies the 4 KB into SRAM with
+ * DMA0 (doublewords, in MSGMODE, see dma_copy_desc) and checks them after
+ * the channel reports idle. Exit status 1 if any word is wrong. Without
+ * MSGMODE the channel is idle once the last read request has left, and
+ * the check can overtake the data still on its way (as on hardware): the
+ * host interface's matmul example once did that. */
 #include "edev.h"
 
 #define WORDS 1024
