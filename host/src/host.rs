@@ -131,6 +131,9 @@ pub enum HostError {
     Load(#[from] epsim_loader::LoadError),
     #[error(transparent)]
     Sim(#[from] epsim_sim::SimError),
+    /// The environment asks for something that cannot be set up.
+    #[error("{0}")]
+    Setup(String),
 }
 
 /// What the host has done and what it cost.
@@ -159,16 +162,16 @@ pub struct Workgroup {
 }
 
 /// The machine and the host's view of time, behind the lock.
-struct Sim {
-    machine: Machine,
-    now: u64,
+pub(crate) struct Sim {
+    pub(crate) machine: Machine,
+    pub(crate) now: u64,
     mode: RunMode,
     stats: HostStats,
     /// The last run found nothing that could run.
     idle: bool,
 }
 
-struct Inner {
+pub(crate) struct Inner {
     sim: Mutex<Sim>,
     /// Host calls waiting for the lock (the free-running thread lets them go
     /// first).
@@ -177,10 +180,14 @@ struct Inner {
     turns: AtomicU64,
     stop: AtomicBool,
     wake: Condvar,
+    /// `epsim tui --attach` holds the free-running chip (crate::view_server).
+    pub(crate) paused: AtomicBool,
+    /// The host closed the chip (the view server hangs up).
+    pub(crate) closed: AtomicBool,
 }
 
 impl Inner {
-    fn lock(&self) -> MutexGuard<'_, Sim> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Sim> {
         self.waiting.fetch_add(1, Ordering::AcqRel);
         let g = self.sim.lock().unwrap_or_else(PoisonError::into_inner);
         self.waiting.fetch_sub(1, Ordering::AcqRel);
@@ -239,6 +246,8 @@ impl Host {
             turns: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             wake: Condvar::new(),
+            paused: AtomicBool::new(false),
+            closed: AtomicBool::new(false),
         });
         let mut host = Host {
             inner,
@@ -248,6 +257,11 @@ impl Host {
             dram,
         };
         host.set_mode(mode);
+        if let Some(path) = std::env::var_os("EPSIM_TUI").filter(|p| !p.is_empty()) {
+            let path = std::path::PathBuf::from(path);
+            crate::view_server::listen(Arc::clone(&host.inner), &path)
+                .map_err(|e| HostError::Setup(format!("EPSIM_TUI={}: {e}", path.display())))?;
+        }
         Ok(host)
     }
 
@@ -667,6 +681,7 @@ impl Host {
 
 impl Drop for Host {
     fn drop(&mut self) {
+        self.inner.closed.store(true, Ordering::Release);
         self.stop_thread();
     }
 }
@@ -692,7 +707,7 @@ impl Sim {
     /// Runs the chip up to the host's cycle `target`. Guest faults,
     /// breakpoints, signals and DMA errors stop only the core concerned
     /// (reported on stderr), as on the hardware, where a core just stops.
-    fn run_to(&mut self, target: u64) {
+    pub(crate) fn run_to(&mut self, target: u64) {
         for _ in 0..256 {
             match self.machine.run(Some(target)) {
                 StopReason::CycleLimit { .. } => {
@@ -796,6 +811,10 @@ fn free_run(inner: &Inner) {
             && !inner.stop.load(Ordering::Acquire)
         {
             std::thread::yield_now();
+        }
+        if inner.paused.load(Ordering::Acquire) {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
         }
         let mut g = inner.sim.lock().unwrap_or_else(PoisonError::into_inner);
         if g.idle {

@@ -7,6 +7,7 @@ pub mod ffi;
 pub mod host;
 pub mod platform;
 pub mod shm;
+pub mod view_server;
 
 pub use host::{Host, HostError, HostStats, RunMode, Workgroup};
 pub use platform::{ChipKind, Emem, Platform};

@@ -14,8 +14,9 @@
 //!   from the decode cache).
 
 use epsim_dma::regs as dma_regs;
-use epsim_isa::{decode, insn_len, ArchState};
-use epsim_mesh::{ELinkLoad, LinkLoad, Net};
+use epsim_isa::{decode, insn_len};
+use epsim_mesh::{LinkLoad, Net};
+use serde::{Deserialize, Serialize};
 
 use crate::config::{CoreId, Mode};
 use crate::core::RunState;
@@ -23,7 +24,7 @@ use crate::machine::Machine;
 use crate::timing::NSTALL;
 
 /// What a core is doing, as far as one snapshot tells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Activity {
     /// Not part of any loaded program (never started).
     Unused,
@@ -57,7 +58,7 @@ impl Activity {
 }
 
 /// One core in a [`MachineView`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreView {
     pub id: CoreId,
     pub activity: Activity,
@@ -71,24 +72,43 @@ pub struct CoreView {
     pub stalls: [u64; NSTALL],
 }
 
+/// The load of one link, cumulative since reset.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Load {
+    pub packets: u64,
+    /// Half-cycles the link carried data.
+    pub busy_half_cycles: u64,
+}
+
+impl From<LinkLoad> for Load {
+    fn from(l: LinkLoad) -> Load {
+        Load {
+            packets: l.packets,
+            busy_half_cycles: l.busy_half_cycles,
+        }
+    }
+}
+
 /// Link loads of the mesh, cumulative since reset.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MeshLoad {
     /// Per network (cMesh, rMesh, xMesh): node `n`'s output towards
     /// `Dir::ALL[d]` is entry `n * 5 + d` (nodes in row-major order).
-    pub links: [Vec<LinkLoad>; 3],
-    pub elink: ELinkLoad,
+    pub links: [Vec<Load>; 3],
+    /// The eLink out of the chip and into it.
+    pub elink_tx: Load,
+    pub elink_rx: Load,
 }
 
 impl MeshLoad {
     /// The load of `net`'s links.
-    pub fn net(&self, net: Net) -> &[LinkLoad] {
+    pub fn net(&self, net: Net) -> &[Load] {
         &self.links[net.index()]
     }
 }
 
 /// The machine at one moment.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MachineView {
     /// Simulated cycles since reset (the furthest any core has run).
     pub cycle: u64,
@@ -117,7 +137,7 @@ impl MachineView {
 }
 
 /// One DMA channel's registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DmaChannelView {
     pub config: u32,
     pub stride: u32,
@@ -150,7 +170,7 @@ impl DmaChannelView {
 }
 
 /// One instruction of the code around a PC.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CodeLine {
     pub addr: u32,
     pub word: u32,
@@ -158,11 +178,32 @@ pub struct CodeLine {
     pub text: String,
 }
 
+/// A core's registers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Registers {
+    /// r0-r63.
+    pub r: Vec<u32>,
+    pub pc: u32,
+    /// STATUS as software reads it (the flags are its bits,
+    /// `epsim_isa::state::status`).
+    pub status: u32,
+    pub config: u32,
+    pub ilat: u32,
+    pub imask: u32,
+    pub ipend: u32,
+    pub ctimer0: u32,
+    pub ctimer1: u32,
+    pub lc: u32,
+    pub ls: u32,
+    pub le: u32,
+    pub iret: u32,
+}
+
 /// The full state of one core.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreDetail {
     pub id: CoreId,
-    pub state: ArchState,
+    pub regs: Registers,
     pub dma: [DmaChannelView; 2],
     /// Instructions from a little before the PC on.
     pub code: Vec<CodeLine>,
@@ -189,13 +230,11 @@ impl Machine {
             .collect();
         let mesh = self.timed.as_ref().map(|t| {
             let s = t.mesh.stats();
+            let net = |n| s.links(n).iter().map(|&l| Load::from(l)).collect();
             MeshLoad {
-                links: [
-                    s.links(Net::CMesh).to_vec(),
-                    s.links(Net::RMesh).to_vec(),
-                    s.links(Net::XMesh).to_vec(),
-                ],
-                elink: s.elink(),
+                links: [net(Net::CMesh), net(Net::RMesh), net(Net::XMesh)],
+                elink_tx: s.elink().tx.into(),
+                elink_rx: s.elink().rx.into(),
             }
         });
         MachineView {
@@ -248,9 +287,24 @@ impl Machine {
             dst: reg(ch, dma_regs::DSTADDR),
             status: reg(ch, dma_regs::STATUS),
         };
+        let st = &core.state;
         Some(CoreDetail {
             id,
-            state: core.state.clone(),
+            regs: Registers {
+                r: st.r.to_vec(),
+                pc: st.pc,
+                status: st.status(),
+                config: st.config,
+                ilat: st.ilat,
+                imask: st.imask,
+                ipend: st.ipend,
+                ctimer0: st.ctimer0,
+                ctimer1: st.ctimer1,
+                lc: st.lc,
+                ls: st.ls,
+                le: st.le,
+                iret: st.iret,
+            },
             dma: [channel(0), channel(1)],
             code: self.code_around(i, core.state.pc, before, after),
         })

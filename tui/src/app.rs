@@ -1,10 +1,65 @@
-//! The TUI's state: the machine it owns, what the user selected, and the
-//! controls. Rendering (`crate::view`) reads an [`App`] and never changes
-//! it; only [`App::apply`] and [`App::tick`] move the simulation, in
-//! batches between frames, through the same `Machine::run` the CLI uses.
+//! The TUI's state: the simulation it watches (a [`Driver`]), what the
+//! user selected, and the controls. Rendering (`crate::view`) reads an
+//! [`App`] and never changes it; only [`App::apply`] and [`App::tick`] move
+//! the simulation, in batches between frames: a machine of its own through
+//! the same `Machine::run` the CLI uses, or a host program's chip through
+//! its library (`crate::remote`).
 
 use epsim_sim::view::{CoreDetail, MachineView};
 use epsim_sim::{CoreId, Machine, StopReason};
+
+/// A simulation the TUI can watch and drive.
+pub trait Driver {
+    /// The machine now.
+    fn view(&mut self) -> MachineView;
+    /// The full state of core `id`, with `before` / `after` instructions
+    /// of code around its PC.
+    fn detail(&mut self, id: CoreId, before: usize, after: usize) -> Option<CoreDetail>;
+    /// Runs up to cycle `to`: `None` while the run goes on, else why it
+    /// ended.
+    fn run_to(&mut self, to: u64) -> Option<String>;
+    /// What the program printed (`None`: it goes elsewhere).
+    fn output(&mut self) -> Option<String>;
+    /// The first core a program was loaded onto.
+    fn first_core(&mut self) -> Option<CoreId>;
+    /// A host program drives this simulation: it advances by itself (free
+    /// running) or through the host's calls.
+    fn attached(&self) -> bool {
+        false
+    }
+    /// Holds (`true`) or releases the chip while the user has paused (an
+    /// attached simulation; a machine of the TUI's own only runs when
+    /// told).
+    fn hold(&mut self, _on: bool) {}
+}
+
+impl Driver for Machine {
+    fn view(&mut self) -> MachineView {
+        Machine::view(self)
+    }
+
+    fn detail(&mut self, id: CoreId, before: usize, after: usize) -> Option<CoreDetail> {
+        self.core_detail(id, before, after)
+    }
+
+    fn run_to(&mut self, to: u64) -> Option<String> {
+        match self.run(Some(to)) {
+            StopReason::CycleLimit { .. } => None,
+            other => Some(describe(&other)),
+        }
+    }
+
+    fn output(&mut self) -> Option<String> {
+        let sys = &self.sys;
+        let mut s = String::from_utf8_lossy(sys.stdout.captured()).into_owned();
+        s.push_str(&String::from_utf8_lossy(sys.stderr.captured()));
+        Some(s)
+    }
+
+    fn first_core(&mut self) -> Option<CoreId> {
+        self.group().next().map(|c| c.id)
+    }
+}
 
 /// What the core grid shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,9 +170,9 @@ impl Default for UiState {
     }
 }
 
-/// The machine and the user's view of it.
+/// The simulation and the user's view of it.
 pub struct App {
-    pub machine: Machine,
+    pub driver: Box<dyn Driver>,
     pub ui: UiState,
     /// The machine now, and at the frame before (recent rates are the
     /// difference).
@@ -126,32 +181,41 @@ pub struct App {
     /// The selected core's full state.
     pub detail: Option<CoreDetail>,
     /// Why the run ended, once it has.
-    pub stop: Option<StopReason>,
+    pub stop: Option<String>,
+    /// What the program printed, as of the last frame.
+    pub output: Option<String>,
 }
 
 impl App {
     /// Watches `machine` (loaded, not yet run), paused, with the first
     /// core of its group selected.
     pub fn new(machine: Machine) -> App {
-        let view = machine.view();
-        let first = machine
-            .group()
-            .next()
-            .map(|c| c.id)
+        App::with_driver(Box::new(machine))
+    }
+
+    /// Watches `driver`'s simulation: paused if it is the TUI's own,
+    /// running as it does if a host program drives it.
+    pub fn with_driver(mut driver: Box<dyn Driver>) -> App {
+        let view = driver.view();
+        let first = driver
+            .first_core()
             .unwrap_or(CoreId::new(view.first_row, view.first_col));
         let ui = UiState {
             selected: (first.row - view.first_row, first.col - view.first_col),
+            running: driver.attached(),
             ..UiState::default()
         };
         let mut app = App {
             prev: view.clone(),
             view,
-            machine,
+            driver,
             ui,
             detail: None,
             stop: None,
+            output: None,
         };
         app.refresh_detail();
+        app.output = app.driver.output();
         app
     }
 
@@ -164,25 +228,26 @@ impl App {
     }
 
     fn refresh_detail(&mut self) {
-        self.detail = self.machine.core_detail(self.selected_id(), 4, 8);
+        self.detail = self.driver.detail(self.selected_id(), 4, 8);
     }
 
     fn refresh(&mut self) {
-        self.prev = std::mem::replace(&mut self.view, self.machine.view());
+        self.prev = std::mem::replace(&mut self.view, self.driver.view());
         self.refresh_detail();
+        self.output = self.driver.output();
     }
 
-    /// Runs the machine to cycle `to` at most; false if the run is over.
+    /// Runs the simulation to cycle `to` at most; false if the run is over.
     fn run_to(&mut self, to: u64) -> bool {
         if self.stop.is_some() {
             return false;
         }
-        match self.machine.run(Some(to)) {
-            StopReason::CycleLimit { .. } => true,
-            other => {
+        match self.driver.run_to(to) {
+            None => true,
+            Some(why) => {
                 self.ui.running = false;
-                self.ui.note = Some(describe(&other));
-                self.stop = Some(other);
+                self.ui.note = Some(why.clone());
+                self.stop = Some(why);
                 false
             }
         }
@@ -190,7 +255,7 @@ impl App {
 
     /// Advances `cycles` cycles (or until the run ends).
     pub fn advance(&mut self, cycles: u64) {
-        let to = self.machine.now.saturating_add(cycles);
+        let to = self.view.cycle.saturating_add(cycles);
         self.run_to(to);
         self.refresh();
     }
@@ -199,17 +264,18 @@ impl App {
     /// one more instruction (or [`STEP_INSTRUCTION_LIMIT`] cycles pass).
     fn step_instruction(&mut self) {
         let id = self.selected_id();
-        let count = |m: &Machine| m.core(id).map_or(0, |c| c.stats.instret);
-        let start = count(&self.machine);
+        let count = |v: &MachineView| v.core(id).map_or(0, |c| c.instret);
+        let start = count(&self.view);
         let mut waited = 0;
-        while count(&self.machine) == start && waited < STEP_INSTRUCTION_LIMIT {
-            let to = self.machine.now + 1;
-            if !self.run_to(to) {
+        let mut now = self.view.clone();
+        while count(&now) == start && waited < STEP_INSTRUCTION_LIMIT {
+            if !self.run_to(now.cycle + 1) {
                 break;
             }
+            now = self.driver.view();
             waited += 1;
         }
-        if count(&self.machine) == start && self.stop.is_none() {
+        if count(&now) == start && self.stop.is_none() {
             self.ui.note = Some(format!(
                 "({},{}) retired nothing in {waited} cycles",
                 id.row, id.col
@@ -218,10 +284,24 @@ impl App {
         self.refresh();
     }
 
-    /// Called once per frame: advances the machine while running.
+    /// Called once per frame: advances the simulation while running (an
+    /// attached one runs by itself: the frame only looks).
     pub fn tick(&mut self) {
-        if self.ui.running {
+        if !self.ui.running {
+            return;
+        }
+        if self.driver.attached() {
+            self.refresh();
+        } else {
             self.advance(self.ui.speed);
+        }
+    }
+
+    /// Sets running or paused, holding an attached chip while paused.
+    fn set_running(&mut self, on: bool) {
+        self.ui.running = on && self.stop.is_none();
+        if self.driver.attached() {
+            self.driver.hold(!self.ui.running);
         }
     }
 
@@ -231,23 +311,24 @@ impl App {
         match a {
             Action::Quit => return false,
             Action::Toggle => {
-                ui.running = !ui.running && self.stop.is_none();
                 ui.note = None;
+                let on = !ui.running;
+                self.set_running(on);
             }
             Action::StepCycle => {
-                ui.running = false;
                 ui.note = None;
+                self.set_running(false);
                 self.advance(1);
             }
             Action::StepInstruction => {
-                ui.running = false;
                 ui.note = None;
+                self.set_running(false);
                 self.step_instruction();
             }
             Action::StepN => {
-                ui.running = false;
                 ui.note = None;
-                let n = ui.step_n;
+                self.set_running(false);
+                let n = self.ui.step_n;
                 self.advance(n);
             }
             Action::MoreN => ui.step_n = (ui.step_n * 10).min(1_000_000_000),
@@ -267,14 +348,6 @@ impl App {
             Action::NextRegs => ui.reg_page = (ui.reg_page + 1) % 8,
         }
         true
-    }
-
-    /// What the program printed so far (standard output and error).
-    pub fn output(&self) -> String {
-        let sys = &self.machine.sys;
-        let mut s = String::from_utf8_lossy(sys.stdout.captured()).into_owned();
-        s.push_str(&String::from_utf8_lossy(sys.stderr.captured()));
-        s
     }
 }
 

@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod input;
+pub mod remote;
 pub mod view;
 
-pub use app::{Action, App, GridMode, Pane, UiState};
+pub use app::{Action, App, Driver, GridMode, Pane, UiState};

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use clap::{Parser, ValueEnum};
 use epsim_sim::setup::{parse_chip, parse_dram, parse_group, parse_load, ChipArg, GroupArg, Setup};
 use epsim_sim::{FaultPolicy, Mode, Syscalls};
+use epsim_tui::remote::Remote;
 use epsim_tui::{input, view, App};
 use ratatui::crossterm::event::{self, Event};
 
@@ -22,7 +23,12 @@ const FRAME: Duration = Duration::from_millis(50);
 )]
 struct Cli {
     /// The Epiphany ELF file.
-    program: PathBuf,
+    #[arg(required_unless_present = "attach")]
+    program: Option<PathBuf>,
+    /// Watch the chip of a running host program instead: the Unix socket
+    /// its libe-hal serves the view on (start it with EPSIM_TUI=PATH).
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["load", "run"])]
+    attach: Option<PathBuf>,
     /// The chip: `e16`, `e64` or ROWSxCOLS (up to 64x64).
     #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
     chip: ChipArg,
@@ -49,6 +55,33 @@ struct Cli {
     args: Vec<String>,
 }
 
+/// The machine `epsim run` would build for these options.
+fn own_machine(cli: &Cli, program: &std::path::Path) -> Result<epsim_sim::Machine, ExitCode> {
+    let setup = Setup {
+        chip: cli.chip,
+        dram: cli.dram,
+        loads: std::iter::once((cli.group, program.to_path_buf()))
+            .chain(cli.load.iter().cloned())
+            .collect(),
+        mode: match cli.mode {
+            RunMode::Timed => Mode::Timed,
+            RunMode::Functional => Mode::Functional,
+        },
+        fault_policy: FaultPolicy::Stop,
+    };
+    let argv = std::iter::once(program.display().to_string())
+        .chain(cli.args.iter().cloned())
+        .collect();
+    let mut sys = Syscalls::captured(argv, Vec::new());
+    sys.allow_files = true;
+    setup.build(sys).map_err(|e| {
+        for line in e.to_string().lines() {
+            eprintln!("epsim tui: {line}");
+        }
+        ExitCode::from(2)
+    })
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum RunMode {
     Timed,
@@ -57,35 +90,28 @@ enum RunMode {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let setup = Setup {
-        chip: cli.chip,
-        dram: cli.dram,
-        loads: std::iter::once((cli.group, cli.program.clone()))
-            .chain(cli.load)
-            .collect(),
-        mode: match cli.mode {
-            RunMode::Timed => Mode::Timed,
-            RunMode::Functional => Mode::Functional,
-        },
-        fault_policy: FaultPolicy::Stop,
-    };
-    let argv = std::iter::once(cli.program.display().to_string())
-        .chain(cli.args)
-        .collect();
-    let mut sys = Syscalls::captured(argv, Vec::new());
-    sys.allow_files = true;
-    let machine = match setup.build(sys) {
-        Ok(m) => m,
-        Err(e) => {
-            for line in e.to_string().lines() {
-                eprintln!("epsim tui: {line}");
+    let mut app = match (&cli.attach, &cli.program) {
+        (Some(path), _) => match Remote::connect(path) {
+            Ok(r) => App::with_driver(Box::new(r)),
+            Err(e) => {
+                eprintln!("epsim tui: {e}");
+                return ExitCode::from(2);
             }
+        },
+        (None, Some(program)) => match own_machine(&cli, program) {
+            Ok(m) => {
+                let mut app = App::new(m);
+                app.ui.running = cli.run;
+                app
+            }
+            Err(code) => return code,
+        },
+        (None, None) => {
+            eprintln!("epsim tui: name a program, or --attach PATH");
             return ExitCode::from(2);
         }
     };
-    let mut app = App::new(machine);
     app.ui.speed = cli.speed.max(1);
-    app.ui.running = cli.run;
     let mut terminal = ratatui::init();
     let result = (|| -> std::io::Result<()> {
         loop {

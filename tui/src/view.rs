@@ -2,9 +2,10 @@
 //! loads), the pane beside it, the status line and the help. Pure: the
 //! same app gives the same frame, which the snapshot tests rely on.
 
-use epsim_mesh::{Dir, LinkLoad};
+use epsim_isa::state::status;
+use epsim_mesh::Dir;
 use epsim_sim::timing::Stall;
-use epsim_sim::view::{Activity, CoreView};
+use epsim_sim::view::{Activity, CoreView, Load};
 use epsim_sim::Mode;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -112,7 +113,7 @@ fn scroll(sel: u32, visible: u32, total: u32) -> u32 {
 }
 
 /// Busy fraction of a link between two snapshots of its load.
-fn busy(now: LinkLoad, prev: LinkLoad, cycles: u64) -> f64 {
+fn busy(now: Load, prev: Load, cycles: u64) -> f64 {
     if cycles == 0 {
         return 0.0;
     }
@@ -144,7 +145,7 @@ fn node_load(app: &App, n: usize) -> Option<(Dir, f64)> {
         .filter(|&&d| d != Dir::Local)
         .map(|&d| {
             let k = n * 5 + d.index();
-            let p = prev.map_or(LinkLoad::default(), |p| p[k]);
+            let p = prev.map_or(Load::default(), |p| p[k]);
             (d, busy(now[k], p, cycles))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
@@ -250,7 +251,7 @@ fn render_detail(frame: &mut Frame, area: Rect, app: &App) {
         return;
     };
     let prev = app.prev.core(id);
-    let s = &d.state;
+    let s = &d.regs;
     let (what, color) = state(core, prev);
     let mut lines = vec![
         Line::from(vec![
@@ -285,20 +286,20 @@ fn render_detail(frame: &mut Frame, area: Rect, app: &App) {
         }
         lines.push(Line::raw(text.trim_end().to_string()));
     }
-    let f = &s.flags;
     let flags = [
-        (f.an, "AN"),
-        (f.az, "AZ"),
-        (f.ac, "AC"),
-        (f.av, "AV"),
-        (f.avs, "AVS"),
-        (f.bn, "BN"),
-        (f.bz, "BZ"),
-        (f.bv, "BV"),
-        (f.bvs, "BVS"),
-        (f.bus, "BUS"),
-        (f.bis, "BIS"),
-    ];
+        (status::AN, "AN"),
+        (status::AZ, "AZ"),
+        (status::AC, "AC"),
+        (status::AV, "AV"),
+        (status::AVS, "AVS"),
+        (status::BN, "BN"),
+        (status::BZ, "BZ"),
+        (status::BV, "BV"),
+        (status::BVS, "BVS"),
+        (status::BUS, "BUS"),
+        (status::BIS, "BIS"),
+    ]
+    .map(|(bit, name)| (s.status & bit != 0, name));
     if narrow {
         // Only the flags that are set.
         let set: Vec<&str> = flags.iter().filter(|f| f.0).map(|f| f.1).collect();
@@ -309,8 +310,7 @@ fn render_detail(frame: &mut Frame, area: Rect, app: &App) {
         )));
         lines.push(Line::raw(format!(
             "STATUS {:08x} CONFIG {:08x}",
-            s.status(),
-            s.config
+            s.status, s.config
         )));
         lines.push(Line::raw(format!(
             "CTIMER {:08x} {:08x}",
@@ -325,10 +325,7 @@ fn render_detail(frame: &mut Frame, area: Rect, app: &App) {
         lines.push(Line::from(spans));
         lines.push(Line::raw(format!(
             "ILAT {:03x} IMASK {:03x} IPEND {:03x} STATUS {:08x}",
-            s.ilat,
-            s.imask,
-            s.ipend,
-            s.status()
+            s.ilat, s.imask, s.ipend, s.status
         )));
         lines.push(Line::raw(format!(
             "CTIMER0 {:08x} CTIMER1 {:08x} CONFIG {:08x}",
@@ -407,16 +404,16 @@ fn render_dma(frame: &mut Frame, area: Rect, app: &App) {
     match &app.view.mesh {
         Some(m) => {
             let dc = app.view.cycle.saturating_sub(app.prev.cycle);
-            let (p, cycles) = match &app.prev.mesh {
-                Some(p) if dc > 0 => (p.elink, dc),
-                _ => (Default::default(), app.view.cycle),
+            let (ptx, prx, cycles) = match &app.prev.mesh {
+                Some(p) if dc > 0 => (p.elink_tx, p.elink_rx, dc),
+                _ => (Load::default(), Load::default(), app.view.cycle),
             };
             lines.push(Line::raw(format!(
                 "eLink  out {:>3.0}%  in {:>3.0}%  ({} / {} packets)",
-                busy(m.elink.tx, p.tx, cycles) * 100.0,
-                busy(m.elink.rx, p.rx, cycles) * 100.0,
-                m.elink.tx.packets,
-                m.elink.rx.packets
+                busy(m.elink_tx, ptx, cycles) * 100.0,
+                busy(m.elink_rx, prx, cycles) * 100.0,
+                m.elink_tx.packets,
+                m.elink_rx.packets
             )));
         }
         None => lines.push(Line::raw("eLink  (timed mode only)")),
@@ -436,7 +433,10 @@ fn render_dma(frame: &mut Frame, area: Rect, app: &App) {
 fn render_output(frame: &mut Frame, area: Rect, app: &App) {
     let block = Block::bordered().title(" output ");
     let inner_h = area.height.saturating_sub(2) as usize;
-    let out = app.output();
+    let out = app
+        .output
+        .as_deref()
+        .unwrap_or("(output: on the host program's terminal)");
     let lines: Vec<Line> = out
         .lines()
         .rev()
