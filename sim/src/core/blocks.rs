@@ -45,11 +45,30 @@ pub(super) fn plain_block<const REC: bool>(
     (insns.len(), pc, len, None)
 }
 
-/// Timed blocks are memoised only this many cycles or more before the
-/// budget ends (a memoised block is executed before it is timed, so it must
-/// not be able to reach the end of the budget; no memoisable block takes
-/// this long).
-pub(super) const MEMO_MARGIN: u64 = 1 << 11;
+/// Timed blocks of `n` instructions are memoised only `memo_margin(n,
+/// local)` cycles or more before the budget ends: a memoised block is
+/// executed before it is timed, so it must not be able to reach the end of
+/// the budget. A memoisable block starts with every operand and its fetch
+/// ready within `memo::HORIZON` cycles and touches no external or remote
+/// memory, so when its code is in local SRAM no instruction of it waits
+/// more than the longest result latency, a taken branch and a few bank
+/// conflicts: far below [`MEMO_CYCLES_PER_INSN`] cycles. Code elsewhere
+/// (each line fetched from DRAM) keeps the old, fixed margin.
+#[inline(always)]
+pub(super) fn memo_margin(n: usize, local: bool) -> u64 {
+    if local {
+        MEMO_ENTRY + MEMO_CYCLES_PER_INSN * n as u64
+    } else {
+        1 << 11
+    }
+}
+
+/// Cycles a memoisable block's entry state can delay its first issue by
+/// (above `memo::HORIZON`).
+const MEMO_ENTRY: u64 = 64;
+/// A bound on the cycles one instruction of a memoisable block in local
+/// SRAM adds.
+const MEMO_CYCLES_PER_INSN: u64 = 32;
 
 /// Runs `insns` (a block's first ones, from `entry`) in timed mode without
 /// trace or timers: executes them as [`plain_block`] does, recording their
@@ -164,6 +183,10 @@ pub(super) fn memo_block<const REC: bool>(
         let r = memo.record(id);
         let chains = r.chains_at(base);
         let last_issue = pipe.replay(r, target);
+        debug_assert!(
+            entry >> 20 != 0 || last_issue < base + memo_margin(done, true),
+            "a memoised block outran its margin"
+        );
         stats.dual += r.dual();
         for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
             *a += b;
@@ -227,6 +250,10 @@ pub(super) fn memo_block<const REC: bool>(
     let last_issue = issue.map_or(base, |i| i.cycle);
     *now = last_issue + 1;
     if memoisable {
+        debug_assert!(
+            entry >> 20 != 0 || last_issue < base + memo_margin(done, true),
+            "a memoisable block outran its margin"
+        );
         let mut stalls = stats.stalls;
         for (a, b) in stalls.iter_mut().zip(stalls0) {
             *a -= b;

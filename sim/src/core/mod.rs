@@ -25,7 +25,7 @@ use crate::trace::Trace;
 mod blocks;
 mod bus;
 
-use blocks::{general_block, memo_block, plain_block, Env, MEMO_MARGIN};
+use blocks::{general_block, memo_block, memo_margin, plain_block, Env};
 use bus::Place;
 pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
 
@@ -419,7 +419,12 @@ impl Core {
                     let (done, pc, len, last) = plain_block(s, &mut bus, &insns[..n], entry);
                     now += done as u64;
                     (done, pc, len, last, None)
-                } else if TIMED && !TRACE && !timers && *memoise && limit - now >= MEMO_MARGIN {
+                } else if TIMED
+                    && !TRACE
+                    && !timers
+                    && *memoise
+                    && limit - now >= memo_margin(n, entry >> 20 == 0)
+                {
                     memo.validate(blocks.generation);
                     memo_block(
                         s,
