@@ -70,6 +70,9 @@ pub enum GridMode {
     CMesh,
     RMesh,
     XMesh,
+    /// The eLink's load out of the chip and into it (in the title), over
+    /// the xMesh loads that lead to it.
+    ELink,
 }
 
 impl GridMode {
@@ -78,7 +81,8 @@ impl GridMode {
             GridMode::Cores => GridMode::CMesh,
             GridMode::CMesh => GridMode::RMesh,
             GridMode::RMesh => GridMode::XMesh,
-            GridMode::XMesh => GridMode::Cores,
+            GridMode::XMesh => GridMode::ELink,
+            GridMode::ELink => GridMode::Cores,
         }
     }
 
@@ -88,6 +92,7 @@ impl GridMode {
             GridMode::CMesh => "cMesh link load",
             GridMode::RMesh => "rMesh link load",
             GridMode::XMesh => "xMesh link load",
+            GridMode::ELink => "eLink",
         }
     }
 }

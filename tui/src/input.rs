@@ -45,7 +45,7 @@ pub const HELP: &[(&str, &str)] = &[
     ("< >", "N / 10, N x 10"),
     ("- +", "speed (cycles per frame) / 10, x 10"),
     ("arrows hjkl", "select a core"),
-    ("m", "grid: cores, cMesh, rMesh, xMesh"),
+    ("m", "grid: cores, cMesh, rMesh, xMesh, eLink"),
     ("1 2 3", "pane: core detail, DMA and queues, output"),
     ("r", "next page of registers"),
     ("?", "this help"),

@@ -129,7 +129,7 @@ fn node_load(app: &App, n: usize) -> Option<(Dir, f64)> {
         GridMode::Cores => return None,
         GridMode::CMesh => epsim_mesh::Net::CMesh,
         GridMode::RMesh => epsim_mesh::Net::RMesh,
-        GridMode::XMesh => epsim_mesh::Net::XMesh,
+        GridMode::XMesh | GridMode::ELink => epsim_mesh::Net::XMesh,
     };
     let now = app.view.mesh.as_ref()?.net(net);
     let dc = app.view.cycle.saturating_sub(app.prev.cycle);
@@ -149,6 +149,22 @@ fn node_load(app: &App, n: usize) -> Option<(Dir, f64)> {
             (d, busy(now[k], p, cycles))
         })
         .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The eLink's busy share out and in since the previous frame (since reset
+/// when no cycle passed), with the mesh's loads.
+fn elink_load(app: &App) -> Option<(f64, f64, &epsim_sim::view::MeshLoad)> {
+    let m = app.view.mesh.as_ref()?;
+    let dc = app.view.cycle.saturating_sub(app.prev.cycle);
+    let (ptx, prx, cycles) = match &app.prev.mesh {
+        Some(p) if dc > 0 => (p.elink_tx, p.elink_rx, dc),
+        _ => (Load::default(), Load::default(), app.view.cycle),
+    };
+    Some((
+        busy(m.elink_tx, ptx, cycles),
+        busy(m.elink_rx, prx, cycles),
+        m,
+    ))
 }
 
 fn load_color(f: f64) -> Color {
@@ -177,7 +193,16 @@ fn dir_name(d: Dir) -> &'static str {
 
 fn render_grid(frame: &mut Frame, area: Rect, app: &App) {
     let v = &app.view;
-    let title = format!(" {} · {}x{} ", app.ui.grid.title(), v.rows, v.cols);
+    let title = match (app.ui.grid, elink_load(app)) {
+        (GridMode::ELink, Some((out, inn, _))) => format!(
+            " eLink out {:.0}% in {:.0}% · xMesh · {}x{} ",
+            out * 100.0,
+            inn * 100.0,
+            v.rows,
+            v.cols
+        ),
+        _ => format!(" {} · {}x{} ", app.ui.grid.title(), v.rows, v.cols),
+    };
     let block = Block::bordered().title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);
@@ -401,21 +426,14 @@ fn render_dma(frame: &mut Frame, area: Rect, app: &App) {
         }
     }
     lines.push(Line::raw(""));
-    match &app.view.mesh {
-        Some(m) => {
-            let dc = app.view.cycle.saturating_sub(app.prev.cycle);
-            let (ptx, prx, cycles) = match &app.prev.mesh {
-                Some(p) if dc > 0 => (p.elink_tx, p.elink_rx, dc),
-                _ => (Load::default(), Load::default(), app.view.cycle),
-            };
-            lines.push(Line::raw(format!(
-                "eLink  out {:>3.0}%  in {:>3.0}%  ({} / {} packets)",
-                busy(m.elink_tx, ptx, cycles) * 100.0,
-                busy(m.elink_rx, prx, cycles) * 100.0,
-                m.elink_tx.packets,
-                m.elink_rx.packets
-            )));
-        }
+    match elink_load(app) {
+        Some((out, inn, m)) => lines.push(Line::raw(format!(
+            "eLink  out {:>3.0}%  in {:>3.0}%  ({} / {} packets)",
+            out * 100.0,
+            inn * 100.0,
+            m.elink_tx.packets,
+            m.elink_rx.packets
+        ))),
         None => lines.push(Line::raw("eLink  (timed mode only)")),
     }
     lines.push(Line::raw(""));

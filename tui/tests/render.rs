@@ -128,7 +128,30 @@ fn the_mesh_heatmap_shows_link_loads_per_network() {
     a.apply(Action::NextGrid);
     assert!(frame(&a, 100, 30).contains("xMesh link load"));
     a.apply(Action::NextGrid);
+    assert!(frame(&a, 100, 30).contains("eLink out"));
+    a.apply(Action::NextGrid);
     assert!(frame(&a, 100, 30).contains("cores ·"));
+}
+
+#[test]
+fn the_elink_view_shows_the_traffic_to_dram() {
+    // 16 cores storing into DRAM: the eLink is busy out of the chip.
+    let mut a = app("multi/dram_stream16.elf", (4, 4), (4, 4), Mode::Timed);
+    a.ui.step_n = 3000;
+    a.apply(Action::StepN);
+    a.apply(Action::StepN);
+    for _ in 0..4 {
+        a.apply(Action::NextGrid);
+    }
+    let f = frame(&a, 100, 30);
+    let out: f64 = f
+        .split("eLink out ")
+        .nth(1)
+        .and_then(|t| t.split('%').next())
+        .and_then(|n| n.trim().parse().ok())
+        .expect("the title shows the eLink's load");
+    assert!(out > 50.0, "{f}");
+    assert_snapshot!("elink", f);
 }
 
 #[test]
