@@ -123,6 +123,7 @@ impl Machine {
             .map(|i| {
                 let mut core = Core::new(config.core_at(i), config.sram_size);
                 core.chip = chip;
+                core.pipe.chip = chip;
                 core.memoise = config.memoise;
                 core
             })

@@ -34,7 +34,8 @@
 //!   which lets every core run at most one cycle at a time, exists to
 //!   prove all this gives the same results (sim/tests/multicore.rs).
 //! * **Remote accesses.** A core's access to another core (or to external
-//!   memory, or to its DMA registers) stops it before the instruction. The
+//!   memory, or to its DMA registers), and its fetch of a line of code in
+//!   another core's SRAM, stops it before the instruction. The
 //!   scheduler finds the cycle it would issue in, and when that cycle is
 //!   the earliest action of all, injects the packet (retrying a cycle
 //!   later while the node's queue is full). A store is posted: the core
@@ -647,7 +648,7 @@ impl Machine {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
                 };
-                let issue = core.probe_issue(&mut shared);
+                let issue = core.probe_issue(&mut shared, &access);
                 t.agents[i].wait = Wait::Emit {
                     access,
                     issue,
@@ -747,7 +748,7 @@ impl Machine {
                     message: false,
                 },
             ),
-            RemoteKind::Load | RemoteKind::TestSet(_) => (
+            RemoteKind::Load | RemoteKind::TestSet(_) | RemoteKind::Fetch => (
                 Kind::ReadRequest,
                 Payload::ReadRequest {
                     from: i,

@@ -26,6 +26,8 @@ use epsim_isa::deps::{Deps, AFLAGS, BFLAGS};
 use epsim_isa::state::irq;
 use epsim_isa::{ArchState, OpClass};
 
+use crate::core::Chip;
+
 /// Every timing parameter, as a named value (see `sim/TIMING.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
@@ -350,6 +352,12 @@ pub struct Pipeline {
     /// Local SRAM: addresses below `sram_size` or in `id_bits << 20`.
     sram_size: u32,
     id_bits: u32,
+    /// The chip around the core: lines in another core's SRAM are fetched
+    /// through the mesh, and each can issue no earlier than the cycle the
+    /// machine supplied it for ([`Pipeline::supply_line`]).
+    pub(crate) chip: Chip,
+    /// The last two such lines supplied: (line, cycle it can issue from).
+    ext_lines: [(u32, u64); 2],
 }
 
 impl Pipeline {
@@ -382,6 +390,13 @@ impl Pipeline {
             blocked_reason: Stall::ExtLoad,
             sram_size,
             id_bits,
+            chip: Chip {
+                first_row: id_bits >> 6,
+                first_col: id_bits & 63,
+                rows: 1,
+                cols: 1,
+            },
+            ext_lines: [(u32::MAX, 0); 2],
         }
     }
 
@@ -418,6 +433,60 @@ impl Pipeline {
     fn local(&self, addr: u32) -> bool {
         let hi = addr >> 20;
         (hi == 0 || hi == self.id_bits) && (addr & 0xF_FFFF) < self.sram_size
+    }
+
+    /// Whether `addr` is in another core's window: fetched through the
+    /// mesh, a line at a time, as the machine supplies it.
+    #[inline]
+    fn on_other_core(&self, addr: u32) -> bool {
+        let hi = addr >> 20;
+        hi != 0 && hi != self.id_bits && self.chip.contains(hi)
+    }
+
+    /// The cycle the machine supplied line `l` for, if it did.
+    #[inline]
+    fn supplied(&self, l: u32) -> Option<u64> {
+        self.ext_lines
+            .iter()
+            .find(|&&(line, _)| line == l)
+            .map(|&(_, ready)| ready)
+    }
+
+    /// The cycle the fetch of the line holding `pc` from another core is
+    /// requested in: the cycle an instruction at `pc` that waits for
+    /// nothing else would issue in if the line were there (after the
+    /// lines supplied so far). Leaves the pipeline as it was.
+    pub fn fetch_request(&mut self, pc: u32) -> u64 {
+        let none = Timing {
+            waits: [ZERO; 8],
+            writes: [SINK; 3],
+            kinds: [KIND_IALU; 3],
+            nwrites: 0,
+            flags: 0,
+            class: OpClass::Control,
+            touches: 0,
+            writes_mask: 0,
+        };
+        let cycle = self.issue(&none, pc, 2).cycle;
+        self.unissue();
+        cycle
+    }
+
+    /// The machine fetched line `l` (address >> 3) from another core: its
+    /// instructions can issue from `ready` on.
+    pub fn supply_line(&mut self, l: u32, ready: u64) {
+        if self.fetch.line == l {
+            if ready > self.fetch.ready {
+                self.fetch.ready = ready;
+                self.fetch.reason = Stall::ExtFetch;
+            }
+        } else {
+            let slot = match self.ext_lines.iter().position(|&(line, _)| line == l) {
+                Some(k) => k,
+                None => usize::from(self.ext_lines[0].1 > self.ext_lines[1].1),
+            };
+            self.ext_lines[slot] = (l, ready);
+        }
     }
 
     /// The SRAM bank of a local address (four 8 KB banks).
@@ -498,6 +567,11 @@ impl Pipeline {
                 f.reason
             };
             (r, reason)
+        } else if self.on_other_core(addr) {
+            match self.supplied(l) {
+                Some(r) if r > after => (r, Stall::ExtFetch),
+                _ => (after, f.reason),
+            }
         } else {
             (after - 1 + p.ext_fetch_line, Stall::ExtFetch)
         };
@@ -531,7 +605,8 @@ impl Pipeline {
     /// Control goes to `target`, which can issue from `cycle` on (plus the
     /// fetch of its line).
     pub fn redirect(&mut self, target: u32, cycle: u64) {
-        let local = self.local(target & !7);
+        // (A line of another core's SRAM: the machine supplies it later.)
+        let local = self.local(target & !7) || self.on_other_core(target);
         self.fetch = Fetch {
             line: target >> 3,
             ready: if local {

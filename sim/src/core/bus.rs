@@ -102,6 +102,9 @@ pub enum RemoteKind {
     Store(u64),
     /// TESTSET with this value.
     TestSet(u32),
+    /// An instruction fetch of the aligned 8-byte line at `addr` (`size`
+    /// is `Double`): a read that only SRAM answers.
+    Fetch,
 }
 
 /// The machine's answer to a [`RemoteAccess`], consumed by the access when
@@ -149,6 +152,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// Timed mode: external memory is reached through the mesh and the
     /// eLink, like another core (the machine performs the access).
     pub(super) dram_via_mesh: bool,
+    /// The instruction being executed from another core's SRAM: its PC
+    /// and word (for traces and diagnostics; its bytes are not here).
+    pub(super) remote_insn: Option<(u32, u32)>,
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
@@ -226,6 +232,7 @@ impl<const REC: bool> CoreBus<'_, REC> {
                             Ok(0) => (true, u64::from(v)),
                             old => (false, old.unwrap_or(0)),
                         },
+                        RemoteKind::Fetch => return Some(a),
                     };
                     self.rec = Some(MemAccess {
                         store,

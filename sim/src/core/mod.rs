@@ -9,7 +9,7 @@
 
 use epsim_isa::exec::{enter_interrupt, fallthrough, pending_interrupt};
 use epsim_isa::state::status;
-use epsim_isa::{decode, ArchState, Excause, MemFault, OpClass, Step};
+use epsim_isa::{decode, insn_len, ArchState, Excause, MemFault, OpClass, Step};
 
 use epsim_dma::{Dma, Effect as DmaEffect, Params as DmaParams};
 use epsim_isa::Size;
@@ -19,7 +19,7 @@ use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
 use crate::memo::Memo;
 use crate::memory::CodeMem;
-use crate::timing::{idle_wakeup, tick_timers, timers_on, Events, Issue, Params, Pipeline};
+use crate::timing::{idle_wakeup, tick_timers, timers_on, Events, Issue, Params, Pipeline, Timing};
 use crate::trace::Trace;
 
 mod blocks;
@@ -55,6 +55,46 @@ pub struct OtherRegs {
     pub multicast: u32,
     /// The last value written to RESETCORE (bit 0).
     pub resetcore: u32,
+}
+
+/// The fetch unit's buffer for code in another core's SRAM. There is no
+/// instruction cache: such code is read over the mesh an aligned 8-byte
+/// line at a time ([`RemoteKind::Fetch`]), never decoded into cached
+/// blocks, and read again after any jump, so writes to it are seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchBuf {
+    /// (global line address, its bytes), the older first; an address of
+    /// `u32::MAX` is an empty place (line addresses are 8-aligned).
+    lines: [(u32, u64); 2],
+    /// The PC execution continues at without a jump; at any other PC the
+    /// buffer is emptied first.
+    expect: u32,
+}
+
+impl FetchBuf {
+    pub const EMPTY: FetchBuf = FetchBuf {
+        lines: [(u32::MAX, 0); 2],
+        expect: u32::MAX,
+    };
+
+    /// The halfword at `addr`, if its line is here.
+    fn halfword(&self, addr: u32) -> Option<u16> {
+        let line = addr & !7;
+        self.lines
+            .iter()
+            .find(|l| l.0 == line)
+            .map(|&(_, v)| (v >> (8 * (addr & 6))) as u16)
+    }
+
+    /// Keeps `line`'s bytes, and the line before it if that is here.
+    fn push(&mut self, line: u32, bytes: u64) {
+        self.lines[0] = if self.lines[1].0.wrapping_add(8) == line {
+            self.lines[1]
+        } else {
+            (u32::MAX, 0)
+        };
+        self.lines[1] = (line, bytes);
+    }
 }
 
 /// Per-core counters.
@@ -114,6 +154,8 @@ pub struct Core {
     timer_at: u64,
     /// A DMA channel entered its error state (the machine reports it).
     pub dma_error: Option<epsim_dma::DmaError>,
+    /// Code from another core's SRAM being executed.
+    fetch_buf: FetchBuf,
 }
 
 /// A core's state at one cycle, to roll back to: what it runs with, not
@@ -130,6 +172,7 @@ pub struct Checkpoint {
     answer: Option<Answer>,
     dma: Dma,
     dma_error: Option<epsim_dma::DmaError>,
+    fetch_buf: FetchBuf,
     sram: Vec<u8>,
 }
 
@@ -216,9 +259,7 @@ impl std::fmt::Display for GuestFault {
             FaultKind::Fetch { fault } => {
                 let what = match fault {
                     MemFault::Unaligned => "misaligned instruction fetch",
-                    MemFault::Protected => {
-                        "instruction fetch from another core's SRAM (not simulated yet)"
-                    }
+                    MemFault::Protected => "instruction fetch not allowed",
                     _ => "instruction fetch from unmapped address",
                 };
                 write!(f, "{}: {what} at pc {:#010x}", self.core, self.pc)
@@ -262,6 +303,7 @@ impl Core {
             dma_error: None,
             timer_at: 0,
             dram_via_mesh: false,
+            fetch_buf: FetchBuf::EMPTY,
         }
     }
 
@@ -283,6 +325,7 @@ impl Core {
                 deferred: None,
                 answer: None,
                 dram_via_mesh: false,
+                remote_insn: None,
             },
         )
     }
@@ -291,6 +334,7 @@ impl Core {
     /// at the global level, IMASK as e-hal leaves it.
     pub fn start(&mut self, pc: u32) {
         self.state.pc = pc;
+        self.fetch_buf = FetchBuf::EMPTY;
         self.pipe.redirect(pc, self.stats.cycles);
         self.state.set_bit(status::ACTIVE, true);
         self.state.debugstatus &= !DEBUG_HALT;
@@ -343,6 +387,7 @@ impl Core {
                 answer,
                 timer_at,
                 dram_via_mesh,
+                fetch_buf,
                 ..
             } = self;
             let mut bus = CoreBus::<REC> {
@@ -359,7 +404,15 @@ impl Core {
                 deferred: None,
                 answer: answer.take(),
                 dram_via_mesh: *dram_via_mesh,
+                remote_insn: None,
             };
+            // A one-instruction block for code in another core's SRAM.
+            let mut one = [Insn {
+                op: epsim_isa::Op::Nop,
+                len: 2,
+                class: OpClass::Control,
+            }];
+            let mut one_timing = [Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control)];
             // Code may have been written since this core last ran (the
             // loader, a system call, another agent); within the loop only
             // a store that sets `attention` can write it.
@@ -381,21 +434,49 @@ impl Core {
             }
             while now < limit {
                 let entry = s.pc;
+                let fetch_fault = |fault| {
+                    CoreExit::Fault(GuestFault {
+                        core: id,
+                        pc: entry,
+                        word: 0,
+                        kind: FaultKind::Fetch { fault },
+                    })
+                };
                 let block = match blocks.lookup(entry) {
-                    Some(b) => b,
+                    Some(b) => Some(b),
                     None => match build_block(blocks, &mut bus, entry) {
-                        Ok(b) => b,
-                        Err(fault) => {
-                            break 'run CoreExit::Fault(GuestFault {
-                                core: id,
-                                pc: entry,
-                                word: 0,
-                                kind: FaultKind::Fetch { fault },
-                            })
-                        }
+                        Ok(b) => Some(b),
+                        Err(None) => None,
+                        Err(Some(fault)) => break 'run fetch_fault(fault),
                     },
                 };
-                let (insns, deps) = blocks.insns(block);
+                let (insns, deps) = match block {
+                    Some(b) => {
+                        fetch_buf.expect = u32::MAX;
+                        blocks.insns(b)
+                    }
+                    None => {
+                        // Code in another core's SRAM: one instruction at a
+                        // time, its lines read through the machine.
+                        let word = match fetch_remote(&mut bus, fetch_buf, pipe, TIMED, entry) {
+                            RemoteFetch::Word(w) => w,
+                            RemoteFetch::Need(access) => {
+                                break 'run CoreExit::Remote { access, pc: entry }
+                            }
+                            RemoteFetch::Fault(fault) => break 'run fetch_fault(fault),
+                        };
+                        let d = decode(word);
+                        let class = d.op.class();
+                        one[0] = Insn {
+                            op: d.op,
+                            len: d.len,
+                            class,
+                        };
+                        one_timing[0] = Timing::of(&d.op.deps(), class);
+                        bus.remote_insn = Some((entry, word));
+                        (&one[..], &one_timing[..])
+                    }
+                };
                 let mut n = insns.len();
                 if !TIMED {
                     n = n.min((limit - now) as usize);
@@ -419,7 +500,9 @@ impl Core {
                     let (done, pc, len, last) = plain_block(s, &mut bus, &insns[..n], entry);
                     now += done as u64;
                     (done, pc, len, last, None)
-                } else if TIMED && !TRACE && !timers && *memoise && limit - now >= MEMO_MARGIN {
+                } else if let Some(block) = block.filter(|_| {
+                    TIMED && !TRACE && !timers && *memoise && limit - now >= MEMO_MARGIN
+                }) {
                     memo.validate(blocks.generation);
                     memo_block(
                         s,
@@ -475,8 +558,17 @@ impl Core {
                 }
                 let step = last.unwrap_or(Step::Next);
                 let seq = pc.wrapping_add(len);
+                if block.is_none() {
+                    // Fetch goes on sequentially from here, unless control
+                    // goes elsewhere (a jump, a hardware loop's end; an
+                    // interrupt's vector is local code, which empties it).
+                    fetch_buf.expect = seq;
+                }
                 if let Some(exit) = settle(s, &mut bus, run, id, policy, step, pc, len) {
                     break 'run exit;
+                }
+                if s.pc != seq {
+                    fetch_buf.expect = u32::MAX;
                 }
                 if TIMED && matches!(step, Step::Next) && s.pc != seq {
                     // A hardware loop went back to its start.
@@ -581,6 +673,15 @@ impl Core {
         now: u64,
     ) -> Result<u64, MemFault> {
         let off = access.addr & 0xF_FFFF;
+        if access.kind == RemoteKind::Fetch {
+            // Code is fetched from SRAM only.
+            let line = off & !7;
+            return if self.sram.contains(line, 8) {
+                Ok(self.sram.read(line, 8))
+            } else {
+                Err(MemFault::Unmapped)
+            };
+        }
         if (DMA_BASE..DMA_BASE + 0x40).contains(&off) {
             return self.dma_register(access, now);
         }
@@ -600,6 +701,7 @@ impl Core {
                     }
                     Ok(old)
                 }
+                RemoteKind::Fetch => Err(MemFault::Protected),
             }
         } else if (MMR_BASE..MMR_END).contains(&off) {
             match access.kind {
@@ -615,7 +717,7 @@ impl Core {
                         Err(MemFault::Unmapped)
                     }
                 }
-                RemoteKind::TestSet(_) => Err(MemFault::Protected),
+                RemoteKind::TestSet(_) | RemoteKind::Fetch => Err(MemFault::Protected),
             }
         } else {
             Err(MemFault::Unmapped)
@@ -637,8 +739,12 @@ impl Core {
     /// The cycle the instruction at the PC would issue in (timed mode), for
     /// an instruction waiting on the machine: the pipeline is left as it
     /// was.
-    pub fn probe_issue(&mut self, shared: &mut Shared<'_>) -> u64 {
+    pub fn probe_issue(&mut self, shared: &mut Shared<'_>, access: &RemoteAccess) -> u64 {
         let pc = self.state.pc;
+        if access.kind == RemoteKind::Fetch {
+            // The instruction's own line(s): when the fetch unit asks.
+            return self.pipe.fetch_request(pc);
+        }
         let word = {
             let (_, bus) = self.bus(shared);
             instruction_word(&bus, pc)
@@ -664,7 +770,7 @@ impl Core {
                 self.dma_effect(effect);
                 Ok(0)
             }
-            RemoteKind::TestSet(_) => Err(MemFault::Protected),
+            RemoteKind::TestSet(_) | RemoteKind::Fetch => Err(MemFault::Protected),
         }
     }
 
@@ -693,6 +799,7 @@ impl Core {
         self.dma.reset();
         self.dma_error = None;
         self.answer = None;
+        self.fetch_buf = FetchBuf::EMPTY;
         self.run = RunState::Idle;
         self.timer_at = self.stats.cycles;
         self.pipe.skip_to(self.stats.cycles);
@@ -711,6 +818,7 @@ impl Core {
                 cp.answer = self.answer;
                 cp.dma.clone_from(&self.dma);
                 cp.dma_error = self.dma_error;
+                cp.fetch_buf = self.fetch_buf;
                 cp.sram.clear();
                 cp.sram.extend_from_slice(self.sram.bytes());
             }
@@ -725,6 +833,7 @@ impl Core {
                     answer: self.answer,
                     dma: self.dma.clone(),
                     dma_error: self.dma_error,
+                    fetch_buf: self.fetch_buf,
                     sram: self.sram.bytes().to_vec(),
                 }))
             }
@@ -742,6 +851,7 @@ impl Core {
         self.answer = cp.answer;
         self.dma.clone_from(&cp.dma);
         self.dma_error = cp.dma_error;
+        self.fetch_buf = cp.fetch_buf;
         self.sram.restore(&cp.sram);
     }
 
@@ -918,22 +1028,24 @@ fn settle<const REC: bool>(
 
 /// Decodes the block that starts at `pc` into `blocks`, marking its bytes
 /// as code in the memory that holds them. Only local SRAM (either address)
-/// and DRAM hold fetchable code; an odd or unmapped `pc` is a fetch fault.
+/// and DRAM hold code decoded into blocks; `Err(None)` for a `pc` in
+/// another core's window (its code is fetched through the machine); an odd
+/// or unmapped `pc` is a fetch fault.
 #[cold]
 #[inline(never)]
 fn build_block<const REC: bool>(
     blocks: &mut BlockCache,
     bus: &mut CoreBus<'_, REC>,
     pc: u32,
-) -> Result<u32, MemFault> {
+) -> Result<u32, Option<MemFault>> {
     if pc & 1 != 0 {
-        return Err(MemFault::Unaligned);
+        return Err(Some(MemFault::Unaligned));
     }
     let (mem, start) = match bus.place_local(pc, 2) {
         Place::Sram(off) => (&mut *bus.sram, off),
         Place::Dram(off) => (&mut *bus.dram, off),
-        Place::Remote => return Err(MemFault::Protected),
-        _ => return Err(MemFault::Unmapped),
+        Place::Remote if pc >> 20 != 0 && pc >> 20 != bus.id_bits => return Err(None),
+        _ => return Err(Some(MemFault::Unmapped)),
     };
     let mut insns = [Insn {
         op: epsim_isa::Op::Nop,
@@ -959,8 +1071,77 @@ fn build_block<const REC: bool>(
     Ok(blocks.insert(pc, &insns[..n]))
 }
 
+/// What fetching the instruction at a PC in another core's SRAM gives.
+enum RemoteFetch {
+    /// The instruction word (first halfword low).
+    Word(u32),
+    /// A line the machine must read first.
+    Need(RemoteAccess),
+    Fault(MemFault),
+}
+
+/// The instruction at `pc`, in another core's SRAM, from the fetch buffer;
+/// a line not in it is read through the machine (its answer, when this
+/// runs again, fills the buffer and, `timed`, tells the pipeline when the
+/// line arrived).
+fn fetch_remote<const REC: bool>(
+    bus: &mut CoreBus<'_, REC>,
+    buf: &mut FetchBuf,
+    pipe: &mut Pipeline,
+    timed: bool,
+    pc: u32,
+) -> RemoteFetch {
+    if buf.expect != pc {
+        *buf = FetchBuf::EMPTY;
+        buf.expect = pc;
+    }
+    let mut word = 0;
+    for k in 0..2 {
+        let at = pc.wrapping_add(2 * k);
+        let h = loop {
+            if let Some(h) = buf.halfword(at) {
+                break h;
+            }
+            let line = at & !7;
+            match bus.answer {
+                Some(a) if a.addr == line => {
+                    bus.answer = None;
+                    match a.value {
+                        Ok(bytes) => {
+                            if timed {
+                                // (The cycle the machine sent the read in.)
+                                let sent = pipe.fetch_request(pc);
+                                pipe.supply_line(line >> 3, sent + u64::from(a.latency));
+                            }
+                            buf.push(line, bytes);
+                        }
+                        Err(fault) => return RemoteFetch::Fault(fault),
+                    }
+                }
+                _ => {
+                    return RemoteFetch::Need(RemoteAccess {
+                        addr: line,
+                        size: Size::Double,
+                        kind: RemoteKind::Fetch,
+                    })
+                }
+            }
+        };
+        word |= u32::from(h) << (16 * k);
+        if k == 0 && insn_len(h) == 2 {
+            break;
+        }
+    }
+    RemoteFetch::Word(word)
+}
+
 /// The instruction word at `pc` for diagnostics (0 if unreadable).
 fn instruction_word<const REC: bool>(bus: &CoreBus<'_, REC>, pc: u32) -> u32 {
+    if let Some((at, word)) = bus.remote_insn {
+        if at == pc {
+            return word;
+        }
+    }
     match bus.place_local(pc, 2) {
         Place::Sram(off) => bus.sram.word_for_decode(off),
         Place::Dram(off) => bus.dram.word_for_decode(off),
