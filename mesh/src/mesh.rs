@@ -31,6 +31,8 @@ use crate::Cycle;
 const NEVER: u64 = u64::MAX;
 /// Destination key of `Dest::External` (after every node in tie order).
 const EXTERNAL: u32 = u32::MAX;
+/// `bound`'s "every node" (no node has this index).
+const NODES: u32 = u32::MAX - 1;
 const LOCAL: usize = Dir::Local as usize;
 
 /// Why a mesh cannot be built.
@@ -637,6 +639,12 @@ impl Mesh {
         self.bound(None).map(ceil_cycle)
     }
 
+    /// [`Mesh::next_arrival_bound`] over every node of the chip (packets
+    /// leaving through the eLink left out).
+    pub fn earliest_node_arrival_bound(&self) -> Option<Cycle> {
+        self.bound(Some(NODES)).map(ceil_cycle)
+    }
+
     /// Uncontended latency, in whole cycles, from injecting a packet of
     /// `kind` at `src` to its arrival at `dst`: a packet injected at cycle
     /// `t` on an empty network arrives at `t + min_latency`. For
@@ -1093,6 +1101,7 @@ impl Mesh {
     fn bound(&self, want: Option<u32>) -> Option<u64> {
         let hit = |to: u32| match want {
             None => true,
+            Some(NODES) => to != EXTERNAL,
             Some(w) => w == to,
         };
         let floor = self.now.saturating_mul(2).saturating_add(1);

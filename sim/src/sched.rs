@@ -63,7 +63,7 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 use crate::config::CoreId;
 use crate::core::{Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
 use crate::machine::{Machine, StopReason};
-use crate::timing::idle_wakeup;
+use crate::timing::{idle_wakeup, DramPort};
 
 /// Cycles from the last core's WAND (or any core's SYNC) to the interrupt
 /// at every core of the group.
@@ -72,6 +72,10 @@ pub const WIRE_LATENCY: u64 = 1;
 /// Cycles a core runs at most before the scheduler looks again, when
 /// nothing else can reach it.
 const BATCH: u64 = 1 << 20;
+
+/// The agent index of the fetches of DRAM code on their way (the outbox's
+/// is `usize::MAX`).
+const FETCHES: usize = usize::MAX - 1;
 
 /// The smallest and largest distance a core may run ahead of its safe
 /// horizon; below the smallest it does not run ahead at all.
@@ -183,6 +187,17 @@ pub struct Timed {
     /// request from the mesh; the same for external memory.
     read_busy: Vec<u64>,
     dram_busy: u64,
+    /// Read requests on their way to external memory (or held there).
+    dram_reads: u64,
+    /// Per core: cycles from sending a fetch of a line of DRAM code to its
+    /// arrival at external memory, and from its read starting there to
+    /// the line being usable; the least of the first over all cores.
+    port_out: Vec<u64>,
+    port_back: Vec<u64>,
+    min_out: u64,
+    /// Fetches of DRAM code on their way to external memory, in time
+    /// order: (arrival, core, cycle sent, the access).
+    fetches: VecDeque<(u64, usize, u64, RemoteAccess)>,
 }
 
 /// Why an agent is next.
@@ -213,7 +228,30 @@ impl Timed {
             checkpoint: None,
             window: MIN_WINDOW,
         };
+        // A fetch from DRAM costs what a blocking load does on an idle chip
+        // (the eLink transaction not continuing a burst), without taking
+        // the mesh or the eLink: only external memory's read port is
+        // shared (sim/TIMING.md).
+        let (mut port_out, mut port_back) = (Vec::new(), Vec::new());
+        for core in &m.cores {
+            let n = node(core.id);
+            let p = &core.pipe.params;
+            let out = mesh
+                .min_latency(n, Dest::External, Kind::ReadRequest)
+                .map_or(u64::MAX / 4, |l| l + mesh.params().elink_tx_break_cycles);
+            let back = mesh
+                .min_latency_from_elink(n)
+                .map_or(u64::MAX / 4, |l| l + p.dram_latency + p.remote_read_extra);
+            port_out.push(out);
+            port_back.push(back);
+        }
+        let min_out = port_out.iter().copied().min().unwrap_or(u64::MAX / 4);
         Timed {
+            port_out,
+            port_back,
+            min_out,
+            fetches: VecDeque::new(),
+            dram_reads: 0,
             mesh,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
@@ -369,6 +407,13 @@ impl Machine {
                     next = Some((at, Rank::Delivery, usize::MAX));
                 }
             }
+            // Fetches of DRAM code reaching external memory.
+            let fetch_at = t.fetches.front().map(|e| e.0);
+            if let Some(at) = fetch_at {
+                if next.is_none_or(|n| (at, Rank::Delivery, FETCHES) < n) {
+                    next = Some((at, Rank::Delivery, FETCHES));
+                }
+            }
             // Nothing can be injected before `frontier`: the mesh may run
             // up to it (and must, before anything arriving by then is
             // missed).
@@ -402,6 +447,10 @@ impl Machine {
             let stop = match rank {
                 Rank::Delivery if i == usize::MAX => {
                     self.send_response(t);
+                    None
+                }
+                Rank::Delivery if i == FETCHES => {
+                    self.fetch_arrival(t);
                     None
                 }
                 Rank::Delivery => self.deliver(t, i),
@@ -454,6 +503,9 @@ impl Machine {
                         if let Some(at) = ext_at {
                             horizon = horizon.min(at.saturating_add(t.lookahead));
                         }
+                        if let Some(at) = fetch_at {
+                            horizon = horizon.min(at.saturating_add(t.lookahead));
+                        }
                         // A packet arriving anywhere can make its core act
                         // (answer a read, wake up) from then on.
                         if let Some(b) = t.mesh.earliest_arrival_bound() {
@@ -484,7 +536,26 @@ impl Machine {
                             hard = hard.min(b);
                         }
                         hard = hard.min(dma[i].saturating_add(1));
-                        self.core_turn(t, i, horizon, hard)
+                        // The first cycle a read other than this core's
+                        // fetches could reach external memory: until then
+                        // the core times its fetches from DRAM itself.
+                        let free_until = if t.dram_reads > 0 || !t.fetches.is_empty() {
+                            0
+                        } else {
+                            let mut e = others.min(dma[i]);
+                            if let Some(at) = ext_at {
+                                e = e.min(at);
+                            }
+                            // (Writes to external memory make nothing act.)
+                            if let Some(b) = t.mesh.earliest_node_arrival_bound() {
+                                e = e.min(b);
+                            }
+                            if let Some(&(at, _)) = t.agents[i].inbox.front() {
+                                e = e.min(at);
+                            }
+                            e.saturating_add(t.min_out)
+                        };
+                        self.core_turn(t, i, horizon, hard, free_until)
                     }
                 },
             };
@@ -551,6 +622,7 @@ impl Machine {
                 t.held_reads[from].push_back(p);
             }
             Payload::ReadRequest { from, access, dma } => {
+                t.dram_reads -= 1;
                 let off = access.addr.wrapping_sub(base);
                 let len = access.size.bytes();
                 let value = if !self.dram.contains(off, len) {
@@ -584,6 +656,19 @@ impl Machine {
             }
             Payload::ReadResponse { .. } => {}
         }
+    }
+
+    /// The first fetch of DRAM code reaches external memory: its read
+    /// starts when the read port is free, and the line is usable
+    /// `port_back` cycles after that.
+    fn fetch_arrival(&mut self, t: &mut Timed) {
+        let Some((at, i, sent, access)) = t.fetches.pop_front() else {
+            return;
+        };
+        let start = at.max(t.dram_busy);
+        t.dram_busy = start + self.cores[i].pipe.params.dram_read_interval;
+        let ready = start + t.port_back[i];
+        self.answer(t, i, access, Ok(0), (ready - sent) as u32);
     }
 
     /// The first waiting response is sent (a cycle later while the queue
@@ -728,6 +813,14 @@ impl Machine {
                 return None;
             }
         };
+        if external && access.kind == RemoteKind::Fetch {
+            // A line of DRAM code: to external memory's read port.
+            let arrives = at + t.port_out[i];
+            let pos = t.fetches.partition_point(|e| e.0 <= arrives);
+            t.fetches.insert(pos, (arrives, i, at, access));
+            t.agents[i].wait = Wait::Response { access, issue };
+            return None;
+        }
         if k == i && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
             // Its own DMA registers.
             let mut shared = Shared {
@@ -768,6 +861,10 @@ impl Machine {
         self.mesh_to(t, at);
         match t.mesh.inject(at, packet) {
             Ok(()) => match kind {
+                Kind::ReadRequest if external => {
+                    t.dram_reads += 1;
+                    t.agents[i].wait = Wait::Response { access, issue };
+                }
                 Kind::Write if external => {
                     t.dram_writes[i] += 1;
                     let latency = (at - issue) as u32;
@@ -966,6 +1063,7 @@ impl Machine {
         i: usize,
         horizon: u64,
         hard: u64,
+        free_until: u64,
     ) -> Option<StopReason> {
         let start = self.cores[i].stats.cycles;
         let window = t.agents[i].window;
@@ -974,9 +1072,21 @@ impl Machine {
             && window >= MIN_WINDOW
             && horizon < hard
             && horizon.saturating_sub(start) < window;
+        // External memory's read port, for the core's fetches from DRAM:
+        // not while running ahead (a roll-back could not take them back).
+        self.cores[i].pipe.port = DramPort {
+            busy: t.dram_busy,
+            free_until: if ahead { 0 } else { free_until },
+            out: t.port_out[i],
+            back: t.port_back[i],
+        };
         if !ahead {
-            return self.run_core(t, i, horizon);
+            let stop = self.run_core(t, i, horizon);
+            t.dram_busy = self.cores[i].pipe.port.busy;
+            self.cores[i].pipe.port.free_until = 0;
+            return stop;
         }
+        self.cores[i].pipe.port.free_until = 0;
         let spec_to = hard.min(start.saturating_add(window));
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
@@ -1039,7 +1149,12 @@ impl Machine {
                     };
                     self.mesh_to(t, now);
                     match t.mesh.inject(now, packet) {
-                        Ok(()) => Ok(MoveOutcome::ReadIssued),
+                        Ok(()) => {
+                            if !chip.contains(src >> 20) {
+                                t.dram_reads += 1;
+                            }
+                            Ok(MoveOutcome::ReadIssued)
+                        }
                         Err(InjectError::Full) => {
                             t.untag(tag);
                             Err(None)

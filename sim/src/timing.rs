@@ -58,8 +58,6 @@ pub struct Params {
     pub fetch_lead: u64,
     /// Cycles from a load or store issuing to it using its SRAM bank.
     pub mem_lead: u64,
-    /// Cycles to fetch one 8-byte line from external memory.
-    pub ext_fetch_line: u64,
     /// Timed mode with the mesh: cycles from a read response's arrival at
     /// the core until the loaded register can be used (the rest of the
     /// 18-cycle fixed part is the mesh's node entry and exit).
@@ -94,7 +92,6 @@ impl Params {
         interrupt_entry: 3,
         fetch_lead: 2,
         mem_lead: 2,
-        ext_fetch_line: 540,
         remote_read_extra: 16,
         dram_latency: 467,
         dram_read_interval: 51,
@@ -208,6 +205,24 @@ pub struct Done {
 
 /// No line fetched yet / no first issue yet.
 pub(crate) const NONE: u64 = u64::MAX;
+
+/// External memory's read port as one core's fetch unit may use it during
+/// one turn of the timed scheduler (`crate::sched`): the core times its
+/// fetches from DRAM itself when they reach external memory before
+/// `free_until`, the first cycle another read could; any other fetch is
+/// left to the machine (`Pipeline::take_need`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DramPort {
+    /// External memory starts its next read no earlier than this cycle.
+    pub busy: u64,
+    /// Fetches arriving at external memory before this cycle meet no other
+    /// read there (0: none is timed by the core).
+    pub free_until: u64,
+    /// Cycles from the fetch unit sending a read to its arrival at external
+    /// memory, and from the read starting there to the line being usable.
+    pub out: u64,
+    pub back: u64,
+}
 
 /// Scoreboard layout: three tables (integer, FPU, store-data readiness) of
 /// `STRIDE` entries, registers 0-63 then [`ZERO`] (always 0, read by unused
@@ -356,8 +371,16 @@ pub struct Pipeline {
     /// through the mesh, and each can issue no earlier than the cycle the
     /// machine supplied it for ([`Pipeline::supply_line`]).
     pub(crate) chip: Chip,
-    /// The last two such lines supplied: (line, cycle it can issue from).
-    ext_lines: [(u32, u64); 2],
+    /// The last lines fetched from outside the core: (line, cycle the read
+    /// was sent in (`NONE` for another core's SRAM), cycle it can issue
+    /// from).
+    ext_lines: [(u32, u64, u64); 2],
+    /// External memory's read port, for fetches from DRAM.
+    pub port: DramPort,
+    /// A fetch from DRAM the core could not time itself: (line, cycle the
+    /// read is sent in), and whether the last issue found it.
+    pending: Option<(u32, u64)>,
+    need: bool,
 }
 
 impl Pipeline {
@@ -396,7 +419,10 @@ impl Pipeline {
                 rows: 1,
                 cols: 1,
             },
-            ext_lines: [(u32::MAX, 0); 2],
+            ext_lines: [(u32::MAX, NONE, 0); 2],
+            port: DramPort::default(),
+            pending: None,
+            need: false,
         }
     }
 
@@ -443,13 +469,71 @@ impl Pipeline {
         hi != 0 && hi != self.id_bits && self.chip.contains(hi)
     }
 
-    /// The cycle the machine supplied line `l` for, if it did.
+    /// The cycle line `l`, read in cycle `sent`, can issue from, if it was
+    /// supplied.
     #[inline]
-    fn supplied(&self, l: u32) -> Option<u64> {
+    fn supplied(&self, l: u32, sent: u64) -> Option<u64> {
         self.ext_lines
             .iter()
-            .find(|&&(line, _)| line == l)
-            .map(|&(_, ready)| ready)
+            .find(|&&(line, at, _)| line == l && at == sent)
+            .map(|&(_, _, ready)| ready)
+    }
+
+    /// Keeps line `l`, read in cycle `sent`, usable from `ready`.
+    fn keep_line(&mut self, l: u32, sent: u64, ready: u64) {
+        let slot = match self.ext_lines.iter().position(|&(line, _, _)| line == l) {
+            Some(k) => k,
+            None => usize::from(self.ext_lines[0].2 > self.ext_lines[1].2),
+        };
+        self.ext_lines[slot] = (l, sent, ready);
+    }
+
+    /// Whether code at `pc` is fetched from external memory (DRAM).
+    #[inline]
+    pub fn fetches_from_dram(&self, pc: u32) -> bool {
+        !self.local(pc & !7) && !self.on_other_core(pc)
+    }
+
+    /// Whether the last [`Pipeline::issue`] needs a line from DRAM that the
+    /// machine must time (the read of [`Pipeline::pending_fetch`]); the
+    /// caller takes the issue back and asks the machine.
+    #[inline]
+    pub fn take_need(&mut self) -> bool {
+        std::mem::take(&mut self.need)
+    }
+
+    /// The DRAM line the machine is asked to time: (line address, cycle the
+    /// read is sent in).
+    pub fn pending_fetch(&self) -> Option<(u32, u64)> {
+        self.pending.map(|(l, sent)| (l << 3, sent))
+    }
+
+    /// The machine timed the pending DRAM line: usable `latency` cycles
+    /// after its read was sent.
+    pub fn supply_pending(&mut self, latency: u64) {
+        if let Some((l, sent)) = self.pending.take() {
+            self.keep_line(l, sent, sent + latency);
+        }
+    }
+
+    /// When line `l` of DRAM, read in cycle `sent`, can issue: as supplied
+    /// before, or timed here through the read port if nothing else can
+    /// reach external memory first; otherwise `None` (pending, `need`).
+    fn dram_line(&mut self, l: u32, sent: u64) -> Option<u64> {
+        if let Some(ready) = self.supplied(l, sent) {
+            return Some(ready);
+        }
+        let arrives = sent + self.port.out;
+        if arrives >= self.port.free_until {
+            self.pending = Some((l, sent));
+            self.need = true;
+            return None;
+        }
+        let start = arrives.max(self.port.busy);
+        self.port.busy = start + self.params.dram_read_interval;
+        let ready = start + self.port.back;
+        self.keep_line(l, sent, ready);
+        Some(ready)
     }
 
     /// The cycle the fetch of the line holding `pc` from another core is
@@ -481,11 +565,7 @@ impl Pipeline {
                 self.fetch.reason = Stall::ExtFetch;
             }
         } else {
-            let slot = match self.ext_lines.iter().position(|&(line, _)| line == l) {
-                Some(k) => k,
-                None => usize::from(self.ext_lines[0].1 > self.ext_lines[1].1),
-            };
-            self.ext_lines[slot] = (l, ready);
+            self.keep_line(l, NONE, ready);
         }
     }
 
@@ -547,7 +627,7 @@ impl Pipeline {
     /// When instructions from line `l`, the line after `f`'s, can issue:
     /// `f` becomes that line.
     #[inline]
-    fn fetch_next(&self, f: &mut Fetch, l: u32) {
+    fn fetch_next(&mut self, f: &mut Fetch, l: u32) {
         let p = &self.params;
         let after = if f.first == NONE {
             f.ready + 1
@@ -568,12 +648,17 @@ impl Pipeline {
             };
             (r, reason)
         } else if self.on_other_core(addr) {
-            match self.supplied(l) {
+            match self.supplied(l, NONE) {
                 Some(r) if r > after => (r, Stall::ExtFetch),
                 _ => (after, f.reason),
             }
         } else {
-            (after - 1 + p.ext_fetch_line, Stall::ExtFetch)
+            // DRAM: the read is sent when the line could otherwise have
+            // been fetched, but not before the core has issued everything
+            // before it (no prefetch past a stall: the machine may be
+            // asked, and it cannot be asked in the past).
+            let sent = (after - 1).max(self.next).max(self.blocked_until);
+            (self.dram_line(l, sent).unwrap_or(after), Stall::ExtFetch)
         };
         *f = Fetch {
             line: l,
@@ -587,7 +672,7 @@ impl Pipeline {
     /// fetched; its `ready` is when the instruction can issue.
     #[cold]
     #[inline(never)]
-    fn fetched(&self, pc: u32, len: u32) -> Fetch {
+    fn fetched(&mut self, pc: u32, len: u32) -> Fetch {
         let l0 = pc >> 3;
         let l1 = (pc + len - 1) >> 3;
         let mut f = self.fetch;
@@ -605,21 +690,15 @@ impl Pipeline {
     /// Control goes to `target`, which can issue from `cycle` on (plus the
     /// fetch of its line).
     pub fn redirect(&mut self, target: u32, cycle: u64) {
-        // (A line of another core's SRAM: the machine supplies it later.)
-        let local = self.local(target & !7) || self.on_other_core(target);
+        // A line of another core's SRAM is supplied by the machine later;
+        // one of DRAM is read when the target first issues (the fetch
+        // state then holds no line, and the target's is read from `cycle`).
+        let dram = self.fetches_from_dram(target);
         self.fetch = Fetch {
-            line: target >> 3,
-            ready: if local {
-                cycle
-            } else {
-                cycle + self.params.ext_fetch_line
-            },
+            line: if dram { u32::MAX } else { target >> 3 },
+            ready: cycle,
             first: NONE,
-            reason: if local {
-                Stall::Branch
-            } else {
-                Stall::ExtFetch
-            },
+            reason: if dram { Stall::ExtFetch } else { Stall::Branch },
         };
         self.can_pair = false;
     }

@@ -252,6 +252,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "compute",
         "dram_share",
         "remote_fetch",
+        "dram_fetch",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
@@ -478,6 +479,36 @@ fn a_core_executes_code_in_another_cores_sram() {
         }
     }
     same_as_strict(&["--group", "1x2", elf]);
+}
+
+#[test]
+fn cores_running_code_from_dram_share_its_read_port() {
+    // One core: each iteration of a one-line loop in DRAM refetches the
+    // line after its taken branch: 4 (the branch) + 540 (a DRAM read, as
+    // a blocking load from (32,8) costs) + 1 (the bne after the sub).
+    let elf = "../firmware/multi/dram_fetch.elf";
+    let per_iteration = |o: &std::process::Output| -> Vec<f64> {
+        stdout(o)
+            .lines()
+            .filter_map(|l| l.split("x100: ").nth(1))
+            .map(|n| n.trim().parse::<f64>().expect("a number") / 100.0)
+            .collect()
+    };
+    let o = same_as_strict(&[elf]);
+    assert_eq!(o.status.code(), Some(0));
+    let alone = per_iteration(&o);
+    assert_eq!(alone.len(), 1);
+    assert!((alone[0] - 545.0).abs() < 0.5, "alone: {alone:?}");
+    // Sixteen cores: every fetch takes external memory's read port for
+    // dram_read_interval = 51 cycles, so a round of sixteen takes 816,
+    // more than one core's 545: the port sets every core's pace.
+    let o = same_as_strict(&["--group", "4x4", elf]);
+    assert_eq!(o.status.code(), Some(0));
+    let shared = per_iteration(&o);
+    assert_eq!(shared.len(), 16);
+    for c in &shared {
+        assert!((c - 816.0).abs() / 816.0 < 0.01, "16 cores: {shared:?}");
+    }
 }
 
 #[test]

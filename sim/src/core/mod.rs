@@ -413,6 +413,16 @@ impl Core {
                 class: OpClass::Control,
             }];
             let mut one_timing = [Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control)];
+            // The machine's timing of a line of DRAM code the pipeline
+            // could not time itself.
+            if TIMED {
+                if let (Some(a), Some((line, _))) = (bus.answer, pipe.pending_fetch()) {
+                    if a.addr == line {
+                        bus.answer = None;
+                        pipe.supply_pending(u64::from(a.latency));
+                    }
+                }
+            }
             // Code may have been written since this core last ran (the
             // loader, a system call, another agent); within the loop only
             // a store that sets `attention` can write it.
@@ -501,7 +511,12 @@ impl Core {
                     now += done as u64;
                     (done, pc, len, last, None)
                 } else if let Some(block) = block.filter(|_| {
-                    TIMED && !TRACE && !timers && *memoise && limit - now >= MEMO_MARGIN
+                    TIMED
+                        && !TRACE
+                        && !timers
+                        && *memoise
+                        && limit - now >= MEMO_MARGIN
+                        && !pipe.fetches_from_dram(entry)
                 }) {
                     memo.validate(blocks.generation);
                     memo_block(
@@ -743,7 +758,10 @@ impl Core {
         let pc = self.state.pc;
         if access.kind == RemoteKind::Fetch {
             // The instruction's own line(s): when the fetch unit asks.
-            return self.pipe.fetch_request(pc);
+            return match self.pipe.pending_fetch() {
+                Some((line, sent)) if line == access.addr => sent,
+                _ => self.pipe.fetch_request(pc),
+            };
         }
         let word = {
             let (_, bus) = self.bus(shared);
