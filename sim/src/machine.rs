@@ -416,6 +416,9 @@ impl Machine {
             CoreExit::Breakpoint { pc } => return Some(StopReason::Breakpoint { core: id, pc }),
             CoreExit::Remote { access, .. } => {
                 self.serve_remote(i, access);
+                if matches!(access.kind, RemoteKind::Multicast(_)) {
+                    return (0..self.cores.len()).find_map(|k| self.dma_stop(k));
+                }
                 let target = CoreId::from_bits(access.addr >> 20);
                 if let Some(k) = self.config.core_index(target) {
                     return self.dma_stop(k);
@@ -475,6 +478,35 @@ impl Machine {
     /// that no core answers is the access fault the hardware would raise.
     fn serve_remote(&mut self, from: usize, access: RemoteAccess) {
         let cycle = self.cores[from].stats.cycles;
+        if let RemoteKind::Multicast(v) = access.kind {
+            // Every other core whose MULTICAST register holds the id.
+            let id = access.addr >> 20;
+            for k in 0..self.cores.len() {
+                if k == from || self.cores[k].regs.multicast != id {
+                    continue;
+                }
+                let store = RemoteAccess {
+                    addr: self.cores[k].id.global_base() | (access.addr & 0xF_FFFF),
+                    size: access.size,
+                    kind: RemoteKind::Store(v),
+                };
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let core = &mut self.cores[k];
+                let _ = core.serve(&mut shared, store, cycle);
+                if core.run != RunState::Halted {
+                    core.catch_up(cycle);
+                }
+            }
+            self.cores[from].answer = Some(Answer {
+                addr: access.addr,
+                value: Ok(0),
+                latency: 0,
+            });
+            return;
+        }
         let target = CoreId::from_bits(access.addr >> 20);
         let value = match self.config.core_index(target) {
             Some(t) => {

@@ -118,6 +118,9 @@ enum Payload {
         from: usize,
         access: RemoteAccess,
         message: bool,
+        /// A multicast write: applied only if the destination's MULTICAST
+        /// register holds this id when it arrives.
+        group: Option<u32>,
     },
     /// A read for core `from`'s instruction or for its DMA channel `dma`
     /// (the response is written at `dst`).
@@ -155,6 +158,8 @@ struct Agent {
     /// How far it may run ahead (grows while speculation pays off,
     /// shrinks on each roll-back).
     window: u64,
+    /// A multicast store being sent: the next core to send it to.
+    multicast_next: usize,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -227,6 +232,7 @@ impl Timed {
             speculating: false,
             checkpoint: None,
             window: MIN_WINDOW,
+            multicast_next: 0,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -801,6 +807,9 @@ impl Machine {
         issue: u64,
         at: u64,
     ) -> Option<StopReason> {
+        if let RemoteKind::Multicast(v) = access.kind {
+            return self.emit_multicast(t, i, access, v, issue, at);
+        }
         let from = self.cores[i].id;
         let target = CoreId::from_bits(access.addr >> 20);
         let external = self.config.core_index(target).is_none()
@@ -833,12 +842,14 @@ impl Machine {
             return self.dma_stop(i);
         }
         let (kind, payload) = match access.kind {
-            RemoteKind::Store(_) => (
+            // (A multicast went out above.)
+            RemoteKind::Store(_) | RemoteKind::Multicast(_) => (
                 Kind::Write,
                 Payload::Write {
                     from: i,
                     access,
                     message: false,
+                    group: None,
                 },
             ),
             RemoteKind::Load | RemoteKind::TestSet(_) | RemoteKind::Fetch => (
@@ -892,6 +903,73 @@ impl Machine {
         None
     }
 
+    /// Sends core `i`'s multicast store (the instruction issuing at
+    /// `issue`) from cycle `at`: a write to every other core of the chip,
+    /// in row-major order, each taken only where the MULTICAST register
+    /// matches on arrival (the hardware's radial fan-out is not modelled:
+    /// the writes leave the node one per cycle, as its queue allows). The
+    /// store waits until the last is in.
+    fn emit_multicast(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        value: u64,
+        issue: u64,
+        at: u64,
+    ) -> Option<StopReason> {
+        let id = access.addr >> 20;
+        let src = node(self.cores[i].id);
+        let mut k = t.agents[i].multicast_next;
+        while k < self.cores.len() {
+            if k == i {
+                k += 1;
+                continue;
+            }
+            let dst = self.cores[k].id.global_base() | (access.addr & 0xF_FFFF);
+            let write = RemoteAccess {
+                addr: dst,
+                size: access.size,
+                kind: RemoteKind::Store(value),
+            };
+            let tag = t.tag(Payload::Write {
+                from: i,
+                access: write,
+                message: false,
+                group: Some(id),
+            });
+            let packet = Packet {
+                tag,
+                kind: Kind::Write,
+                src,
+                dst,
+                bytes: access.size.bytes() as u8,
+            };
+            self.mesh_to(t, at);
+            match t.mesh.inject(at, packet) {
+                Ok(()) => k += 1,
+                Err(InjectError::Full) => {
+                    t.untag(tag);
+                    t.agents[i].multicast_next = k;
+                    t.agents[i].wait = Wait::Emit {
+                        access,
+                        issue,
+                        at: at.max(t.mesh.now()) + 1,
+                    };
+                    return None;
+                }
+                Err(_) => {
+                    // (No way to a core of the chip: cannot happen.)
+                    t.untag(tag);
+                    k += 1;
+                }
+            }
+        }
+        t.agents[i].multicast_next = 0;
+        self.answer(t, i, access, Ok(0), (at - issue) as u32);
+        None
+    }
+
     /// Gives core `i` the answer to its access; it runs again.
     fn answer(
         &mut self,
@@ -924,8 +1002,15 @@ impl Machine {
         match d {
             Delivery::Wire(n) => self.cores[i].state.ilat |= 1 << n,
             Delivery::Packet(Payload::Write {
-                access, message, ..
+                access,
+                message,
+                group,
+                ..
             }) => {
+                if group.is_some_and(|id| id != self.cores[i].regs.multicast) {
+                    // A multicast for another group: not taken.
+                    return None;
+                }
                 let mut shared = Shared {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
@@ -1182,6 +1267,7 @@ impl Machine {
                                 from: i,
                                 access,
                                 message: mv.message,
+                                group: None,
                             });
                             let packet = Packet {
                                 tag,

@@ -78,6 +78,20 @@ fn cores_share_data_through_external_dram() {
 }
 
 #[test]
+fn multicast_writes_reach_the_cores_of_their_group_only() {
+    // Fifteen cores in groups 0x123 and 0x456 (MULTICAST register), each
+    // receives its group's word and not the write to group 0x789; the
+    // sender, in group 0x123 itself, does not write to itself.
+    for out in run_both("multicast") {
+        assert_eq!(
+            out,
+            "[32,8] right mail: 15\n[32,8] untouched by group 0x789: 15\n\
+             [32,8] sender's own mail: 0\n"
+        );
+    }
+}
+
+#[test]
 fn all_to_one_hot_spot_delivers_every_word() {
     for out in run_both("hotspot") {
         assert_eq!(out, "[32,8] words checked: 960\n");
@@ -253,6 +267,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "dram_share",
         "remote_fetch",
         "dram_fetch",
+        "multicast",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from

@@ -705,7 +705,7 @@ impl Core {
         let result = if bus.sram.contains(off, len) {
             match access.kind {
                 RemoteKind::Load => Ok(bus.sram.read(off, len)),
-                RemoteKind::Store(v) => {
+                RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                     bus.sram.write(off, len, v);
                     Ok(0)
                 }
@@ -725,7 +725,7 @@ impl Core {
                     .mmr_read(s, off)
                     .map(u64::from)
                     .ok_or(MemFault::Unmapped),
-                RemoteKind::Store(v) => {
+                RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                     if bus.mmr_write(s, off, v as u32) {
                         Ok(0)
                     } else {
@@ -743,7 +743,7 @@ impl Core {
             self.run = RunState::Halted;
         } else if self.run == RunState::Halted
             && self.state.debugstatus & DEBUG_HALT == 0
-            && matches!(access.kind, RemoteKind::Store(_))
+            && matches!(access.kind, RemoteKind::Store(_) | RemoteKind::Multicast(_))
         {
             // Resumed through DEBUGCMD.
             self.run = RunState::Running;
@@ -783,7 +783,7 @@ impl Core {
         let off = (access.addr & 0xF_FFFF) - DMA_BASE;
         match access.kind {
             RemoteKind::Load => Ok(u64::from(self.dma.read_reg(off))),
-            RemoteKind::Store(v) => {
+            RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                 let effect = self.dma.write_reg(now, off, v as u32, &self.sram);
                 self.dma_effect(effect);
                 Ok(0)
