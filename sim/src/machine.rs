@@ -499,7 +499,11 @@ impl Machine {
                 if core.run != RunState::Halted {
                     core.catch_up(cycle);
                 }
+                core.mesh_traffic(1);
             }
+            // (One write sent to every other core, as in timed mode.)
+            let others = self.cores.len() as u64 - 1;
+            self.cores[from].mesh_traffic(others);
             self.cores[from].answer = Some(Answer {
                 addr: access.addr,
                 value: Ok(0),
@@ -519,6 +523,15 @@ impl Machine {
                 if target_core.run != RunState::Halted {
                     target_core.catch_up(cycle);
                 }
+                // Transactions through each node's core port: the access,
+                // and a read's response.
+                let n = if matches!(access.kind, RemoteKind::Store(_)) {
+                    1
+                } else {
+                    2
+                };
+                target_core.mesh_traffic(n);
+                self.cores[from].mesh_traffic(n);
                 value
             }
             None => Err(MemFault::Unmapped),
@@ -613,6 +626,12 @@ impl Machine {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
                 };
+                if k != i {
+                    // Through both nodes' core ports (a read: and back).
+                    let n = if value.is_some() { 1 } else { 2 };
+                    self.cores[i].mesh_traffic(n);
+                    self.cores[k].mesh_traffic(n);
+                }
                 let core = &mut self.cores[k];
                 if value.is_some() && k != i {
                     core.catch_up(t);

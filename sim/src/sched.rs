@@ -870,7 +870,11 @@ impl Machine {
             bytes: access.size.bytes() as u8,
         };
         self.mesh_to(t, at);
-        match t.mesh.inject(at, packet) {
+        let sent = t.mesh.inject(at, packet);
+        if sent.is_ok() {
+            self.cores[i].mesh_traffic(1);
+        }
+        match sent {
             Ok(()) => match kind {
                 Kind::ReadRequest if external => {
                     t.dram_reads += 1;
@@ -947,7 +951,10 @@ impl Machine {
             };
             self.mesh_to(t, at);
             match t.mesh.inject(at, packet) {
-                Ok(()) => k += 1,
+                Ok(()) => {
+                    self.cores[i].mesh_traffic(1);
+                    k += 1;
+                }
                 Err(InjectError::Full) => {
                     t.untag(tag);
                     t.agents[i].multicast_next = k;
@@ -1017,6 +1024,7 @@ impl Machine {
                 };
                 let _ = self.cores[i].serve(&mut shared, access, at);
                 self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+                self.cores[i].mesh_traffic(1);
                 if message {
                     self.cores[i].state.ilat |= 1 << irq::MESSAGE;
                 }
@@ -1038,6 +1046,8 @@ impl Machine {
                 };
                 let value = self.cores[i].serve(&mut shared, access, at);
                 self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+                // The request in, the response out.
+                self.cores[i].mesh_traffic(2);
                 let requester = self.cores[from].id;
                 let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
                 let tag = t.tag(Payload::ReadResponse { value, dma });
@@ -1053,37 +1063,56 @@ impl Machine {
                 t.queue_response(at, false, packet);
                 return self.dma_stop(i);
             }
-            Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => match dma {
-                Some((ch, dst, size)) => {
-                    let v = value.unwrap_or(0);
-                    let mut shared = Shared {
-                        dram: &mut self.dram,
-                        ext_base: self.config.ext_base,
-                    };
-                    let core = &mut self.cores[i];
-                    let global = core.id.global_base() | (dst & 0xF_FFFF);
-                    let kind = RemoteKind::Store(v);
-                    let _ = core.serve(
-                        &mut shared,
-                        RemoteAccess {
-                            addr: global,
-                            size,
-                            kind,
-                        },
-                        at,
-                    );
-                    let effect = core.dma.read_returned(at, ch as usize, &core.sram);
-                    core.dma_effect(effect);
-                    return self.dma_stop(i);
+            Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => {
+                self.cores[i].mesh_traffic(1);
+                return self.read_returned(t, i, at, value, dma);
+            }
+        }
+        self.interrupt_before_emit(t, i, at);
+        None
+    }
+
+    /// A read response reached core `i` at `at`: for its DMA channel (the
+    /// data is written at the channel's destination) or for its waiting
+    /// instruction.
+    fn read_returned(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        at: u64,
+        value: Result<u64, MemFault>,
+        dma: Option<(u8, u32, Size)>,
+    ) -> Option<StopReason> {
+        match dma {
+            Some((ch, dst, size)) => {
+                let v = value.unwrap_or(0);
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let core = &mut self.cores[i];
+                let global = core.id.global_base() | (dst & 0xF_FFFF);
+                let kind = RemoteKind::Store(v);
+                let _ = core.serve(
+                    &mut shared,
+                    RemoteAccess {
+                        addr: global,
+                        size,
+                        kind,
+                    },
+                    at,
+                );
+                let effect = core.dma.read_returned(at, ch as usize, &core.sram);
+                core.dma_effect(effect);
+                return self.dma_stop(i);
+            }
+            None => {
+                if let Wait::Response { access, issue } = t.agents[i].wait {
+                    let extra = self.cores[i].pipe.params.remote_read_extra;
+                    let latency = (at + extra - issue) as u32;
+                    self.answer(t, i, access, value, latency);
                 }
-                None => {
-                    if let Wait::Response { access, issue } = t.agents[i].wait {
-                        let extra = self.cores[i].pipe.params.remote_read_extra;
-                        let latency = (at + extra - issue) as u32;
-                        self.answer(t, i, access, value, latency);
-                    }
-                }
-            },
+            }
         }
         self.interrupt_before_emit(t, i, at);
         None
@@ -1238,6 +1267,7 @@ impl Machine {
                             if !chip.contains(src >> 20) {
                                 t.dram_reads += 1;
                             }
+                            self.cores[i].mesh_traffic(1);
                             Ok(MoveOutcome::ReadIssued)
                         }
                         Err(InjectError::Full) => {
@@ -1282,6 +1312,7 @@ impl Machine {
                                     if !chip.contains(mv.dst >> 20) {
                                         t.dram_writes[i] += 1;
                                     }
+                                    self.cores[i].mesh_traffic(1);
                                     Ok(MoveOutcome::Written)
                                 }
                                 Err(InjectError::Full) => {

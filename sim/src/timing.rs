@@ -908,6 +908,31 @@ pub struct Events {
     pub fetch_bank: u64,
     pub ext_fetch: u64,
     pub ext_load: u64,
+    /// Mesh traffic monitors 0 and 1 (the events MESHCONFIG[11:8] and
+    /// [7:4] select; [`mesh_events`]).
+    pub mesh0: u64,
+    pub mesh1: u64,
+}
+
+/// MESHCONFIG's event code for transactions through the node's core port.
+pub const MESHEVENT_CORE_ACCESS: u32 = 0b1110;
+
+/// The mesh-monitor events of `n` transactions entering or leaving the
+/// mesh at a core's node, with MESHCONFIG `meshconfig`: only "core access"
+/// (1110) is counted; waits and the other ports' traffic are not modelled.
+pub fn mesh_events(meshconfig: u32, n: u64) -> Events {
+    let counts = |field: u32| {
+        if field & 0xf == MESHEVENT_CORE_ACCESS {
+            n
+        } else {
+            0
+        }
+    };
+    Events {
+        mesh0: counts(meshconfig >> 8),
+        mesh1: counts(meshconfig >> 4),
+        ..Events::default()
+    }
 }
 
 /// The events of one instruction that took `cycles` cycles (its issue
@@ -979,8 +1004,10 @@ fn counted(code: u32, ev: &Events) -> u64 {
         0b1010 => ev.fetch_bank,
         0b1100 => ev.ext_fetch,
         0b1101 => ev.ext_load,
-        // off, reserved, local-memory load stalls (no mesh traffic into a
-        // single core yet), mesh traffic monitors
+        0b1110 => ev.mesh0,
+        0b1111 => ev.mesh1,
+        // off, reserved, local-memory load stalls (incoming mesh traffic
+        // takes banks from fetch only, in this model)
         _ => 0,
     }
 }

@@ -92,6 +92,24 @@ fn multicast_writes_reach_the_cores_of_their_group_only() {
 }
 
 #[test]
+fn a_core_timer_counts_the_mesh_traffic_of_its_node() {
+    // CTIMER0 on mesh monitor 0, MESHCONFIG selecting "core access": the
+    // ready write out, 20 writes and a flag in; then 10 remote loads, a
+    // request out and a response in each.
+    let elf = "../firmware/multi/mesh_events.elf";
+    for mode in ["functional", "timed"] {
+        let o = epsim(&["run", "--mode", mode, "--group", "1x2", elf]);
+        assert_eq!(o.status.code(), Some(0), "{mode}");
+        assert_eq!(
+            stdout(&o),
+            "[32,9] ready, writes, flag: 22\n[32,9] remote loads: 20\n",
+            "{mode}"
+        );
+    }
+    same_as_strict(&["--group", "1x2", elf]);
+}
+
+#[test]
 fn all_to_one_hot_spot_delivers_every_word() {
     for out in run_both("hotspot") {
         assert_eq!(out, "[32,8] words checked: 960\n");
@@ -268,6 +286,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "remote_fetch",
         "dram_fetch",
         "multicast",
+        "mesh_events",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from

@@ -893,6 +893,16 @@ impl Core {
         }
     }
 
+    /// `n` transactions entered or left the mesh at this core's node (a
+    /// packet it sent, one delivered to it): the mesh-monitor timer events
+    /// MESHCONFIG selects.
+    pub fn mesh_traffic(&mut self, n: u64) {
+        let ev = crate::timing::mesh_events(self.regs.meshconfig, n);
+        if ev.mesh0 | ev.mesh1 != 0 {
+            tick_timers(&mut self.state, &ev);
+        }
+    }
+
     /// Whether an idle core has an interrupt it would take now.
     pub fn can_wake(&self) -> bool {
         pending_interrupt(&self.state).is_some()
