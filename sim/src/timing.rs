@@ -694,6 +694,8 @@ impl Pipeline {
         // one of DRAM is read when the target first issues (the fetch
         // state then holds no line, and the target's is read from `cycle`).
         let dram = self.fetches_from_dram(target);
+        // A DRAM line the machine was to time is not wanted any more.
+        self.pending = None;
         self.fetch = Fetch {
             line: if dram { u32::MAX } else { target >> 3 },
             ready: cycle,
