@@ -16,6 +16,12 @@
 //!   banks), then the core's instructions, then its DMA engine (lowest
 //!   priority). Agents at the same time and rank go in row-major core
 //!   order.
+//! * **Which agent is next.** The one with the earliest action, ties by
+//!   rank (deliveries, then cores, then DMA engines) and core index. Every
+//!   core's earliest actions are kept in ordered sets and recomputed only
+//!   for the cores something happened to (the agent that acted, a core a
+//!   packet or wire became due at, a core answered, rolled back or whose
+//!   stores to external memory landed), so a step costs O(log cores).
 //! * **How far a core may run alone.** A core's *safe horizon* is the
 //!   first cycle in which something could reach it — a packet already in
 //!   flight to it (the mesh's bound), a delivery due, its own DMA engine's
@@ -53,7 +59,7 @@
 //!
 //! [`Params::remote_read_extra`]: crate::timing::Params::remote_read_extra
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use epsim_dma::{MoveOutcome, Source};
 use epsim_isa::state::irq;
@@ -177,8 +183,14 @@ pub struct Timed {
     pub strict: bool,
     /// Times a core that ran ahead had to go back.
     pub rollbacks: u64,
-    /// Cores outside the group with deliveries due.
-    outside: std::collections::BTreeSet<usize>,
+    /// Every core's earliest actions, ordered (the scheduler's queue):
+    /// its first action as `(cycle, rank, core)`, and the first cycle it
+    /// acts in at all (for the horizons); what each core has in them; and
+    /// the cores whose entries may be stale.
+    queue: BTreeSet<(u64, Rank, usize)>,
+    by_cycle: BTreeSet<(u64, usize)>,
+    entry: Vec<Option<Entry>>,
+    dirty: Vec<usize>,
     /// Read responses waiting to be sent, in time order: from external
     /// memory into the chip through the eLink (`true`), or from a core's
     /// node whose queue was full (`false`).
@@ -204,6 +216,10 @@ pub struct Timed {
     /// order: (arrival, core, cycle sent, the access).
     fetches: VecDeque<(u64, usize, u64, RemoteAccess)>,
 }
+
+/// A core's place in the scheduler's queue: its first action (if any) and
+/// the cycle of it.
+type Entry = (Option<(u64, Rank, usize)>, u64);
 
 /// Why an agent is next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -266,7 +282,10 @@ impl Timed {
             lookahead: WIRE_LATENCY.max(1),
             strict: false,
             rollbacks: 0,
-            outside: std::collections::BTreeSet::new(),
+            queue: BTreeSet::new(),
+            by_cycle: BTreeSet::new(),
+            entry: vec![None; m.cores.len()],
+            dirty: Vec::new(),
             outbox: VecDeque::new(),
             dram_writes: vec![0; m.cores.len()],
             held_reads: vec![VecDeque::new(); m.cores.len()],
@@ -296,13 +315,11 @@ impl Timed {
 
     /// Makes `d` due at core `k` in cycle `at`, after anything already due
     /// then or earlier.
-    fn due(&mut self, k: usize, at: u64, d: Delivery, in_group: bool) {
+    fn due(&mut self, k: usize, at: u64, d: Delivery) {
         let inbox = &mut self.agents[k].inbox;
         let pos = inbox.partition_point(|&(when, _)| when <= at);
         inbox.insert(pos, (at, d));
-        if !in_group {
-            self.outside.insert(k);
-        }
+        self.dirty.push(k);
     }
 
     fn untag(&mut self, tag: u64) -> Option<Payload> {
@@ -355,55 +372,75 @@ impl Machine {
         (own, dma)
     }
 
+    /// Whether the scheduler looks at core `k`: a core of the group that
+    /// runs, sleeps, waits or has DMA or deliveries pending; another core
+    /// while deliveries are due at it.
+    fn in_scan(&self, t: &Timed, k: usize) -> bool {
+        let c = &self.cores[k];
+        let a = &t.agents[k];
+        if self.in_group(k) {
+            c.run != RunState::Halted
+                || !a.inbox.is_empty()
+                || a.wait != Wait::Nothing
+                || c.dma.next_ready().is_some()
+        } else {
+            !a.inbox.is_empty()
+        }
+    }
+
+    /// Puts core `k`'s earliest actions, as they are now, in the
+    /// scheduler's queue.
+    fn refresh(&self, t: &mut Timed, k: usize) {
+        if let Some((first, e)) = t.entry[k].take() {
+            if let Some(f) = first {
+                t.queue.remove(&f);
+            }
+            t.by_cycle.remove(&(e, k));
+        }
+        if !self.in_scan(t, k) {
+            return;
+        }
+        let (o, d) = self.earliest(t, k);
+        let delivery = t.agents[k].inbox.front().map(|&(at, _)| at);
+        let mut first: Option<(u64, Rank, usize)> = None;
+        for (time, rank) in [
+            (delivery.unwrap_or(u64::MAX), Rank::Delivery),
+            (o, Rank::Core),
+            (d, Rank::Dma),
+        ] {
+            if time != u64::MAX && first.is_none_or(|f| (time, rank, k) < f) {
+                first = Some((time, rank, k));
+            }
+        }
+        let e = first.map_or(u64::MAX, |f| f.0);
+        if let Some(f) = first {
+            t.queue.insert(f);
+            t.by_cycle.insert((e, k));
+        }
+        t.entry[k] = Some((first, e));
+    }
+
     /// Runs in timed mode until the program ends, faults, or the cycle
     /// `limit` comes.
     pub(crate) fn schedule_timed(&mut self, t: &mut Timed, limit: u64) -> StopReason {
         for core in &mut self.cores {
             core.dram_via_mesh = true;
         }
-        let group = self.group_indexes().to_vec();
-        let mut own = vec![u64::MAX; self.cores.len()];
-        let mut dma = vec![u64::MAX; self.cores.len()];
-        let mut scan = Vec::with_capacity(group.len());
+        // Anything may have changed since the last run (a load, the host).
+        t.dirty.extend(0..self.cores.len());
         loop {
             // Every agent's earliest action: the group's cores and any
-            // other core a packet is due at.
-            scan.clear();
-            scan.extend(group.iter().copied().filter(|&g| {
-                let c = &self.cores[g];
-                c.run != RunState::Halted
-                    || !t.agents[g].inbox.is_empty()
-                    || t.agents[g].wait != Wait::Nothing
-                    || c.dma.next_ready().is_some()
-            }));
-            scan.extend(t.outside.iter().copied());
-            let mut next: Option<(u64, Rank, usize)> = None;
+            // other core a packet is due at, kept ordered; only the cores
+            // something happened to are looked at again.
+            while let Some(k) = t.dirty.pop() {
+                self.refresh(t, k);
+            }
+            let mut next = t.queue.first().copied();
             // The two smallest earliest actions of any core (an action of
             // its own, its DMA engine's, a delivery), for the horizons.
             let mut least = [(u64::MAX, usize::MAX); 2];
-            for &i in &scan {
-                let (o, d) = self.earliest(t, i);
-                own[i] = o;
-                dma[i] = d;
-                let mut e = o.min(d);
-                if let Some(&(at, _)) = t.agents[i].inbox.front() {
-                    e = e.min(at);
-                }
-                if e < least[0].0 {
-                    least = [(e, i), least[0]];
-                } else if e < least[1].0 {
-                    least[1] = (e, i);
-                }
-                let mut consider = |time: u64, rank: Rank| {
-                    if time != u64::MAX && next.is_none_or(|n| (time, rank, i) < n) {
-                        next = Some((time, rank, i));
-                    }
-                };
-                if let Some(&(at, _)) = t.agents[i].inbox.front() {
-                    consider(at, Rank::Delivery);
-                }
-                consider(o, Rank::Core);
-                consider(d, Rank::Dma);
+            for (k, &(e, i)) in t.by_cycle.iter().take(2).enumerate() {
+                least[k] = (e, i);
             }
             // Responses waiting to be sent (from external memory, or from a
             // node whose queue was full).
@@ -433,18 +470,27 @@ impl Machine {
             let Some((time, rank, i)) = next else {
                 return self.finished();
             };
-            if let Some(tr) = self.trace.as_mut() {
+            if self.trace.is_some() {
                 // Lines of cycles before every core's next one are final.
                 let mut upto = time;
-                for &k in &scan {
+                for k in 0..self.cores.len() {
+                    if !self.in_scan(t, k) {
+                        continue;
+                    }
                     let c = &self.cores[k];
                     let next_line = match (c.run, t.agents[k].wait) {
-                        (RunState::Idle, Wait::Nothing) if !c.can_wake() => own[k],
+                        (RunState::Idle, Wait::Nothing) if !c.can_wake() => self.earliest(t, k).0,
                         _ => c.stats.cycles.saturating_sub(1),
                     };
                     upto = upto.min(next_line);
                 }
-                tr.release(upto);
+                if let Some(tr) = self.trace.as_mut() {
+                    tr.release(upto);
+                }
+            }
+            if i < self.cores.len() {
+                // What it does changes its earliest actions.
+                t.dirty.push(i);
             }
             if time >= limit {
                 self.now = self.now.max(limit);
@@ -486,6 +532,7 @@ impl Machine {
                     }
                     _ => {
                         self.commit(t, i);
+                        let dma_i = self.earliest(t, i).1;
                         // The horizon: the first cycle something else
                         // could reach this core.
                         // (Traced, a shorter batch: the lines of other
@@ -505,7 +552,7 @@ impl Machine {
                         {
                             horizon = horizon.min(b);
                         }
-                        horizon = horizon.min(dma[i].saturating_add(1));
+                        horizon = horizon.min(dma_i.saturating_add(1));
                         if let Some(at) = ext_at {
                             horizon = horizon.min(at.saturating_add(t.lookahead));
                         }
@@ -541,14 +588,14 @@ impl Machine {
                         {
                             hard = hard.min(b);
                         }
-                        hard = hard.min(dma[i].saturating_add(1));
+                        hard = hard.min(dma_i.saturating_add(1));
                         // The first cycle a read other than this core's
                         // fetches could reach external memory: until then
                         // the core times its fetches from DRAM itself.
                         let free_until = if t.dram_reads > 0 || !t.fetches.is_empty() {
                             0
                         } else {
-                            let mut e = others.min(dma[i]);
+                            let mut e = others.min(dma_i);
                             if let Some(at) = ext_at {
                                 e = e.min(at);
                             }
@@ -585,7 +632,7 @@ impl Machine {
             let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) else {
                 continue;
             };
-            t.due(k, a.at, Delivery::Packet(p), self.in_group(k));
+            t.due(k, a.at, Delivery::Packet(p));
         }
         t.arrivals = arrivals;
         self.now = self.now.max(to.min(self.now.max(t.mesh.now())));
@@ -616,6 +663,7 @@ impl Machine {
                     }
                 }
                 if t.dram_writes[from] > 0 {
+                    t.dirty.push(from);
                     t.dram_writes[from] -= 1;
                     if t.dram_writes[from] == 0 {
                         while let Some(read) = t.held_reads[from].pop_front() {
@@ -769,7 +817,7 @@ impl Machine {
             CoreExit::Sync => {
                 let at = self.cores[i].stats.cycles + WIRE_LATENCY;
                 for g in self.group_indexes().to_vec() {
-                    t.due(g, at, Delivery::Wire(irq::SYNC), true);
+                    t.due(g, at, Delivery::Wire(irq::SYNC));
                 }
                 None
             }
@@ -792,7 +840,7 @@ impl Machine {
         if self.wand_arrive() {
             let at = self.cores[i].stats.cycles + WIRE_LATENCY;
             for g in self.group_indexes().to_vec() {
-                t.due(g, at, Delivery::Wire(irq::WAND), true);
+                t.due(g, at, Delivery::Wire(irq::WAND));
             }
         }
     }
@@ -987,6 +1035,7 @@ impl Machine {
         latency: u32,
     ) {
         t.agents[i].wait = Wait::Nothing;
+        t.dirty.push(i);
         self.cores[i].answer = Some(Answer {
             addr: access.addr,
             value,
@@ -1002,9 +1051,6 @@ impl Machine {
             return None;
         }
         let (at, d) = t.agents[i].inbox.pop_front()?;
-        if t.agents[i].inbox.is_empty() {
-            t.outside.remove(&i);
-        }
         self.cores[i].catch_up(at);
         match d {
             Delivery::Wire(n) => self.cores[i].state.ilat |= 1 << n,
@@ -1036,7 +1082,7 @@ impl Machine {
                     // The memory is answering an earlier read: this one
                     // waits its turn.
                     let d = Delivery::Packet(Payload::ReadRequest { from, access, dma });
-                    t.due(i, free, d, self.in_group(i));
+                    t.due(i, free, d);
                     return None;
                 }
                 t.read_busy[i] = at + self.cores[i].pipe.params.read_service_interval;
@@ -1161,6 +1207,7 @@ impl Machine {
         let a = &mut t.agents[i];
         if let (true, Some(cp)) = (a.speculating, a.checkpoint.as_deref()) {
             self.cores[i].roll_back(cp);
+            t.dirty.push(i);
             a.wait = Wait::Nothing;
             a.speculating = false;
             a.window = (a.window / 4).max(MIN_WINDOW / 2);
