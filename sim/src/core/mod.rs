@@ -772,6 +772,8 @@ impl Core {
         self.pipe.set_rounding(self.state.config);
         let issue = self.pipe.issue(&timing, pc, u32::from(d.len));
         self.pipe.unissue();
+        // (Its line was timed when it first issued: nothing is asked here.)
+        let _ = self.pipe.take_need();
         issue.cycle
     }
 
