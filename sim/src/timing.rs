@@ -20,7 +20,12 @@
 //!   32-bit branch target that straddles two lines therefore waits for the
 //!   second line (the +1 of isa.md §5.4);
 //! * a load from external memory blocks the core for its round trip; stores
-//!   to it are posted into a queue that the eLink drains at a fixed rate.
+//!   to it are posted into a queue that the eLink drains at a fixed rate;
+//! * a line of code outside the core's SRAM can issue when the machine says
+//!   it arrived: from another core's SRAM, a read over the mesh
+//!   ([`Pipeline::supply_line`]); from DRAM, a read at external memory's
+//!   shared read port ([`DramPort`]), timed here while no other read can
+//!   reach it first, else by the scheduler ([`Pipeline::take_need`]).
 
 use epsim_isa::deps::{Deps, AFLAGS, BFLAGS};
 use epsim_isa::state::irq;
@@ -910,8 +915,8 @@ pub struct Events {
     pub fetch_bank: u64,
     pub ext_fetch: u64,
     pub ext_load: u64,
-    /// Mesh traffic monitors 0 and 1 (the events MESHCONFIG[11:8] and
-    /// [7:4] select; [`mesh_events`]).
+    /// Mesh traffic monitors 0 and 1 (the events MESHCONFIG bits 11:8
+    /// and 7:4 select; [`mesh_events`]).
     pub mesh0: u64,
     pub mesh1: u64,
 }
