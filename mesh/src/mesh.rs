@@ -32,6 +32,8 @@ use crate::Cycle;
 const NEVER: u64 = u64::MAX;
 /// Destination key of `Dest::External` (after every node in tie order).
 const EXTERNAL: u32 = u32::MAX;
+/// `bound`'s "every node" (no node has this index).
+const NODES: u32 = u32::MAX - 1;
 const LOCAL: usize = Dir::Local as usize;
 
 /// Why a mesh cannot be built.
@@ -648,6 +650,12 @@ impl Mesh {
         self.bound(None).map(ceil_cycle)
     }
 
+    /// [`Mesh::next_arrival_bound`] over every node of the chip (packets
+    /// leaving through the eLink left out).
+    pub fn earliest_node_arrival_bound(&self) -> Option<Cycle> {
+        self.bound(Some(NODES)).map(ceil_cycle)
+    }
+
     /// Uncontended latency, in whole cycles, from injecting a packet of
     /// `kind` at `src` to its arrival at `dst`: a packet injected at cycle
     /// `t` on an empty network arrives at `t + min_latency`. For
@@ -1106,6 +1114,7 @@ impl Mesh {
         let all = cache.get_or_insert_with(|| self.all_bounds());
         let best = match want {
             None => all.iter().copied().min().unwrap_or(NEVER),
+            Some(NODES) => all[..self.n].iter().copied().min().unwrap_or(NEVER),
             Some(EXTERNAL) => all[self.n],
             Some(w) => all.get(w as usize).copied().unwrap_or(NEVER),
         };

@@ -123,6 +123,7 @@ impl Machine {
             .map(|i| {
                 let mut core = Core::new(config.core_at(i), config.sram_size);
                 core.chip = chip;
+                core.pipe.chip = chip;
                 core.memoise = config.memoise;
                 core
             })
@@ -415,6 +416,9 @@ impl Machine {
             CoreExit::Breakpoint { pc } => return Some(StopReason::Breakpoint { core: id, pc }),
             CoreExit::Remote { access, .. } => {
                 self.serve_remote(i, access);
+                if matches!(access.kind, RemoteKind::Multicast(_)) {
+                    return (0..self.cores.len()).find_map(|k| self.dma_stop(k));
+                }
                 let target = CoreId::from_bits(access.addr >> 20);
                 if let Some(k) = self.config.core_index(target) {
                     return self.dma_stop(k);
@@ -474,6 +478,39 @@ impl Machine {
     /// that no core answers is the access fault the hardware would raise.
     fn serve_remote(&mut self, from: usize, access: RemoteAccess) {
         let cycle = self.cores[from].stats.cycles;
+        if let RemoteKind::Multicast(v) = access.kind {
+            // Every other core whose MULTICAST register holds the id.
+            let id = access.addr >> 20;
+            for k in 0..self.cores.len() {
+                if k == from || self.cores[k].regs.multicast != id {
+                    continue;
+                }
+                let store = RemoteAccess {
+                    addr: self.cores[k].id.global_base() | (access.addr & 0xF_FFFF),
+                    size: access.size,
+                    kind: RemoteKind::Store(v),
+                };
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let core = &mut self.cores[k];
+                let _ = core.serve(&mut shared, store, cycle);
+                if core.run != RunState::Halted {
+                    core.catch_up(cycle);
+                }
+                core.mesh_traffic(1);
+            }
+            // (One write sent to every other core, as in timed mode.)
+            let others = self.cores.len() as u64 - 1;
+            self.cores[from].mesh_traffic(others);
+            self.cores[from].answer = Some(Answer {
+                addr: access.addr,
+                value: Ok(0),
+                latency: 0,
+            });
+            return;
+        }
         let target = CoreId::from_bits(access.addr >> 20);
         let value = match self.config.core_index(target) {
             Some(t) => {
@@ -486,6 +523,15 @@ impl Machine {
                 if target_core.run != RunState::Halted {
                     target_core.catch_up(cycle);
                 }
+                // Transactions through each node's core port: the access,
+                // and a read's response.
+                let n = if matches!(access.kind, RemoteKind::Store(_)) {
+                    1
+                } else {
+                    2
+                };
+                target_core.mesh_traffic(n);
+                self.cores[from].mesh_traffic(n);
                 value
             }
             None => Err(MemFault::Unmapped),
@@ -580,6 +626,12 @@ impl Machine {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
                 };
+                if k != i {
+                    // Through both nodes' core ports (a read: and back).
+                    let n = if value.is_some() { 1 } else { 2 };
+                    self.cores[i].mesh_traffic(n);
+                    self.cores[k].mesh_traffic(n);
+                }
                 let core = &mut self.cores[k];
                 if value.is_some() && k != i {
                     core.catch_up(t);

@@ -16,6 +16,12 @@
 //!   banks), then the core's instructions, then its DMA engine (lowest
 //!   priority). Agents at the same time and rank go in row-major core
 //!   order.
+//! * **Which agent is next.** The one with the earliest action, ties by
+//!   rank (deliveries, then cores, then DMA engines) and core index. Every
+//!   core's earliest actions are kept in ordered sets and recomputed only
+//!   for the cores something happened to (the agent that acted, a core a
+//!   packet or wire became due at, a core answered, rolled back or whose
+//!   stores to external memory landed), so a step costs O(log cores).
 //! * **How far a core may run alone.** A core's *safe horizon* is the
 //!   first cycle in which something could reach it — a packet already in
 //!   flight to it (the mesh's bound), a delivery due, its own DMA engine's
@@ -34,7 +40,8 @@
 //!   which lets every core run at most one cycle at a time, exists to
 //!   prove all this gives the same results (sim/tests/multicore.rs).
 //! * **Remote accesses.** A core's access to another core (or to external
-//!   memory, or to its DMA registers) stops it before the instruction. The
+//!   memory, or to its DMA registers), and its fetch of a line of code in
+//!   another core's SRAM, stops it before the instruction. The
 //!   scheduler finds the cycle it would issue in, and when that cycle is
 //!   the earliest action of all, injects the packet (retrying a cycle
 //!   later while the node's queue is full). A store is posted: the core
@@ -52,7 +59,7 @@
 //!
 //! [`Params::remote_read_extra`]: crate::timing::Params::remote_read_extra
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 
 use epsim_dma::{MoveOutcome, Source};
 use epsim_isa::state::irq;
@@ -62,7 +69,7 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 use crate::config::CoreId;
 use crate::core::{Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
 use crate::machine::{Machine, StopReason};
-use crate::timing::idle_wakeup;
+use crate::timing::{idle_wakeup, DramPort};
 
 /// Cycles from the last core's WAND (or any core's SYNC) to the interrupt
 /// at every core of the group.
@@ -71,6 +78,10 @@ pub const WIRE_LATENCY: u64 = 1;
 /// Cycles a core runs at most before the scheduler looks again, when
 /// nothing else can reach it.
 const BATCH: u64 = 1 << 20;
+
+/// The agent index of the fetches of DRAM code on their way (the outbox's
+/// is `usize::MAX`).
+const FETCHES: usize = usize::MAX - 1;
 
 /// The smallest and largest distance a core may run ahead of its safe
 /// horizon; below the smallest it does not run ahead at all.
@@ -113,6 +124,9 @@ enum Payload {
         from: usize,
         access: RemoteAccess,
         message: bool,
+        /// A multicast write: applied only if the destination's MULTICAST
+        /// register holds this id when it arrives.
+        group: Option<u32>,
     },
     /// A read for core `from`'s instruction or for its DMA channel `dma`
     /// (the response is written at `dst`).
@@ -150,6 +164,8 @@ struct Agent {
     /// How far it may run ahead (grows while speculation pays off,
     /// shrinks on each roll-back).
     window: u64,
+    /// A multicast store being sent: the next core to send it to.
+    multicast_next: usize,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -167,8 +183,14 @@ pub struct Timed {
     pub strict: bool,
     /// Times a core that ran ahead had to go back.
     pub rollbacks: u64,
-    /// Cores outside the group with deliveries due.
-    outside: std::collections::BTreeSet<usize>,
+    /// Every core's earliest actions, ordered (the scheduler's queue):
+    /// its first action as `(cycle, rank, core)`, and the first cycle it
+    /// acts in at all (for the horizons); what each core has in them; and
+    /// the cores whose entries may be stale.
+    queue: BTreeSet<(u64, Rank, usize)>,
+    by_cycle: BTreeSet<(u64, usize)>,
+    entry: Vec<Option<Entry>>,
+    dirty: Vec<usize>,
     /// Read responses waiting to be sent, in time order: from external
     /// memory into the chip through the eLink (`true`), or from a core's
     /// node whose queue was full (`false`).
@@ -182,7 +204,22 @@ pub struct Timed {
     /// request from the mesh; the same for external memory.
     read_busy: Vec<u64>,
     dram_busy: u64,
+    /// Read requests on their way to external memory (or held there).
+    dram_reads: u64,
+    /// Per core: cycles from sending a fetch of a line of DRAM code to its
+    /// arrival at external memory, and from its read starting there to
+    /// the line being usable; the least of the first over all cores.
+    port_out: Vec<u64>,
+    port_back: Vec<u64>,
+    min_out: u64,
+    /// Fetches of DRAM code on their way to external memory, in time
+    /// order: (arrival, core, cycle sent, the access).
+    fetches: VecDeque<(u64, usize, u64, RemoteAccess)>,
 }
+
+/// A core's place in the scheduler's queue: its first action (if any) and
+/// the cycle of it.
+type Entry = (Option<(u64, Rank, usize)>, u64);
 
 /// Why an agent is next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -211,8 +248,32 @@ impl Timed {
             speculating: false,
             checkpoint: None,
             window: MIN_WINDOW,
+            multicast_next: 0,
         };
+        // A fetch from DRAM costs what a blocking load does on an idle chip
+        // (the eLink transaction not continuing a burst), without taking
+        // the mesh or the eLink: only external memory's read port is
+        // shared (sim/TIMING.md).
+        let (mut port_out, mut port_back) = (Vec::new(), Vec::new());
+        for core in &m.cores {
+            let n = node(core.id);
+            let p = &core.pipe.params;
+            let out = mesh
+                .min_latency(n, Dest::External, Kind::ReadRequest)
+                .map_or(u64::MAX / 4, |l| l + mesh.params().elink_tx_break_cycles);
+            let back = mesh
+                .min_latency_from_elink(n)
+                .map_or(u64::MAX / 4, |l| l + p.dram_latency + p.remote_read_extra);
+            port_out.push(out);
+            port_back.push(back);
+        }
+        let min_out = port_out.iter().copied().min().unwrap_or(u64::MAX / 4);
         Timed {
+            port_out,
+            port_back,
+            min_out,
+            fetches: VecDeque::new(),
+            dram_reads: 0,
             mesh,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
@@ -221,7 +282,10 @@ impl Timed {
             lookahead: WIRE_LATENCY.max(1),
             strict: false,
             rollbacks: 0,
-            outside: std::collections::BTreeSet::new(),
+            queue: BTreeSet::new(),
+            by_cycle: BTreeSet::new(),
+            entry: vec![None; m.cores.len()],
+            dirty: Vec::new(),
             outbox: VecDeque::new(),
             dram_writes: vec![0; m.cores.len()],
             held_reads: vec![VecDeque::new(); m.cores.len()],
@@ -251,13 +315,11 @@ impl Timed {
 
     /// Makes `d` due at core `k` in cycle `at`, after anything already due
     /// then or earlier.
-    fn due(&mut self, k: usize, at: u64, d: Delivery, in_group: bool) {
+    fn due(&mut self, k: usize, at: u64, d: Delivery) {
         let inbox = &mut self.agents[k].inbox;
         let pos = inbox.partition_point(|&(when, _)| when <= at);
         inbox.insert(pos, (at, d));
-        if !in_group {
-            self.outside.insert(k);
-        }
+        self.dirty.push(k);
     }
 
     fn untag(&mut self, tag: u64) -> Option<Payload> {
@@ -310,55 +372,75 @@ impl Machine {
         (own, dma)
     }
 
+    /// Whether the scheduler looks at core `k`: a core of the group that
+    /// runs, sleeps, waits or has DMA or deliveries pending; another core
+    /// while deliveries are due at it.
+    fn in_scan(&self, t: &Timed, k: usize) -> bool {
+        let c = &self.cores[k];
+        let a = &t.agents[k];
+        if self.in_group(k) {
+            c.run != RunState::Halted
+                || !a.inbox.is_empty()
+                || a.wait != Wait::Nothing
+                || c.dma.next_ready().is_some()
+        } else {
+            !a.inbox.is_empty()
+        }
+    }
+
+    /// Puts core `k`'s earliest actions, as they are now, in the
+    /// scheduler's queue.
+    fn refresh(&self, t: &mut Timed, k: usize) {
+        if let Some((first, e)) = t.entry[k].take() {
+            if let Some(f) = first {
+                t.queue.remove(&f);
+            }
+            t.by_cycle.remove(&(e, k));
+        }
+        if !self.in_scan(t, k) {
+            return;
+        }
+        let (o, d) = self.earliest(t, k);
+        let delivery = t.agents[k].inbox.front().map(|&(at, _)| at);
+        let mut first: Option<(u64, Rank, usize)> = None;
+        for (time, rank) in [
+            (delivery.unwrap_or(u64::MAX), Rank::Delivery),
+            (o, Rank::Core),
+            (d, Rank::Dma),
+        ] {
+            if time != u64::MAX && first.is_none_or(|f| (time, rank, k) < f) {
+                first = Some((time, rank, k));
+            }
+        }
+        let e = first.map_or(u64::MAX, |f| f.0);
+        if let Some(f) = first {
+            t.queue.insert(f);
+            t.by_cycle.insert((e, k));
+        }
+        t.entry[k] = Some((first, e));
+    }
+
     /// Runs in timed mode until the program ends, faults, or the cycle
     /// `limit` comes.
     pub(crate) fn schedule_timed(&mut self, t: &mut Timed, limit: u64) -> StopReason {
         for core in &mut self.cores {
             core.dram_via_mesh = true;
         }
-        let group = self.group_indexes().to_vec();
-        let mut own = vec![u64::MAX; self.cores.len()];
-        let mut dma = vec![u64::MAX; self.cores.len()];
-        let mut scan = Vec::with_capacity(group.len());
+        // Anything may have changed since the last run (a load, the host).
+        t.dirty.extend(0..self.cores.len());
         loop {
             // Every agent's earliest action: the group's cores and any
-            // other core a packet is due at.
-            scan.clear();
-            scan.extend(group.iter().copied().filter(|&g| {
-                let c = &self.cores[g];
-                c.run != RunState::Halted
-                    || !t.agents[g].inbox.is_empty()
-                    || t.agents[g].wait != Wait::Nothing
-                    || c.dma.next_ready().is_some()
-            }));
-            scan.extend(t.outside.iter().copied());
-            let mut next: Option<(u64, Rank, usize)> = None;
+            // other core a packet is due at, kept ordered; only the cores
+            // something happened to are looked at again.
+            while let Some(k) = t.dirty.pop() {
+                self.refresh(t, k);
+            }
+            let mut next = t.queue.first().copied();
             // The two smallest earliest actions of any core (an action of
             // its own, its DMA engine's, a delivery), for the horizons.
             let mut least = [(u64::MAX, usize::MAX); 2];
-            for &i in &scan {
-                let (o, d) = self.earliest(t, i);
-                own[i] = o;
-                dma[i] = d;
-                let mut e = o.min(d);
-                if let Some(&(at, _)) = t.agents[i].inbox.front() {
-                    e = e.min(at);
-                }
-                if e < least[0].0 {
-                    least = [(e, i), least[0]];
-                } else if e < least[1].0 {
-                    least[1] = (e, i);
-                }
-                let mut consider = |time: u64, rank: Rank| {
-                    if time != u64::MAX && next.is_none_or(|n| (time, rank, i) < n) {
-                        next = Some((time, rank, i));
-                    }
-                };
-                if let Some(&(at, _)) = t.agents[i].inbox.front() {
-                    consider(at, Rank::Delivery);
-                }
-                consider(o, Rank::Core);
-                consider(d, Rank::Dma);
+            for (k, &(e, i)) in t.by_cycle.iter().take(2).enumerate() {
+                least[k] = (e, i);
             }
             // Responses waiting to be sent (from external memory, or from a
             // node whose queue was full).
@@ -366,6 +448,13 @@ impl Machine {
             if let Some(at) = ext_at {
                 if next.is_none_or(|n| (at, Rank::Delivery, usize::MAX) < n) {
                     next = Some((at, Rank::Delivery, usize::MAX));
+                }
+            }
+            // Fetches of DRAM code reaching external memory.
+            let fetch_at = t.fetches.front().map(|e| e.0);
+            if let Some(at) = fetch_at {
+                if next.is_none_or(|n| (at, Rank::Delivery, FETCHES) < n) {
+                    next = Some((at, Rank::Delivery, FETCHES));
                 }
             }
             // Nothing can be injected before `frontier`: the mesh may run
@@ -381,18 +470,27 @@ impl Machine {
             let Some((time, rank, i)) = next else {
                 return self.finished();
             };
-            if let Some(tr) = self.trace.as_mut() {
+            if self.trace.is_some() {
                 // Lines of cycles before every core's next one are final.
                 let mut upto = time;
-                for &k in &scan {
+                for k in 0..self.cores.len() {
+                    if !self.in_scan(t, k) {
+                        continue;
+                    }
                     let c = &self.cores[k];
                     let next_line = match (c.run, t.agents[k].wait) {
-                        (RunState::Idle, Wait::Nothing) if !c.can_wake() => own[k],
+                        (RunState::Idle, Wait::Nothing) if !c.can_wake() => self.earliest(t, k).0,
                         _ => c.stats.cycles.saturating_sub(1),
                     };
                     upto = upto.min(next_line);
                 }
-                tr.release(upto);
+                if let Some(tr) = self.trace.as_mut() {
+                    tr.release(upto);
+                }
+            }
+            if i < self.cores.len() {
+                // What it does changes its earliest actions.
+                t.dirty.push(i);
             }
             if time >= limit {
                 self.now = self.now.max(limit);
@@ -401,6 +499,10 @@ impl Machine {
             let stop = match rank {
                 Rank::Delivery if i == usize::MAX => {
                     self.send_response(t);
+                    None
+                }
+                Rank::Delivery if i == FETCHES => {
+                    self.fetch_arrival(t);
                     None
                 }
                 Rank::Delivery => self.deliver(t, i),
@@ -430,6 +532,7 @@ impl Machine {
                     }
                     _ => {
                         self.commit(t, i);
+                        let dma_i = self.earliest(t, i).1;
                         // The horizon: the first cycle something else
                         // could reach this core.
                         // (Traced, a shorter batch: the lines of other
@@ -449,8 +552,11 @@ impl Machine {
                         {
                             horizon = horizon.min(b);
                         }
-                        horizon = horizon.min(dma[i].saturating_add(1));
+                        horizon = horizon.min(dma_i.saturating_add(1));
                         if let Some(at) = ext_at {
+                            horizon = horizon.min(at.saturating_add(t.lookahead));
+                        }
+                        if let Some(at) = fetch_at {
                             horizon = horizon.min(at.saturating_add(t.lookahead));
                         }
                         // A packet arriving anywhere can make its core act
@@ -482,8 +588,27 @@ impl Machine {
                         {
                             hard = hard.min(b);
                         }
-                        hard = hard.min(dma[i].saturating_add(1));
-                        self.core_turn(t, i, horizon, hard)
+                        hard = hard.min(dma_i.saturating_add(1));
+                        // The first cycle a read other than this core's
+                        // fetches could reach external memory: until then
+                        // the core times its fetches from DRAM itself.
+                        let free_until = if t.dram_reads > 0 || !t.fetches.is_empty() {
+                            0
+                        } else {
+                            let mut e = others.min(dma_i);
+                            if let Some(at) = ext_at {
+                                e = e.min(at);
+                            }
+                            // (Writes to external memory make nothing act.)
+                            if let Some(b) = t.mesh.earliest_node_arrival_bound() {
+                                e = e.min(b);
+                            }
+                            if let Some(&(at, _)) = t.agents[i].inbox.front() {
+                                e = e.min(at);
+                            }
+                            e.saturating_add(t.min_out)
+                        };
+                        self.core_turn(t, i, horizon, hard, free_until)
                     }
                 },
             };
@@ -507,7 +632,7 @@ impl Machine {
             let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) else {
                 continue;
             };
-            t.due(k, a.at, Delivery::Packet(p), self.in_group(k));
+            t.due(k, a.at, Delivery::Packet(p));
         }
         t.arrivals = arrivals;
         self.now = self.now.max(to.min(self.now.max(t.mesh.now())));
@@ -538,6 +663,7 @@ impl Machine {
                     }
                 }
                 if t.dram_writes[from] > 0 {
+                    t.dirty.push(from);
                     t.dram_writes[from] -= 1;
                     if t.dram_writes[from] == 0 {
                         while let Some(read) = t.held_reads[from].pop_front() {
@@ -550,6 +676,7 @@ impl Machine {
                 t.held_reads[from].push_back(p);
             }
             Payload::ReadRequest { from, access, dma } => {
+                t.dram_reads -= 1;
                 let off = access.addr.wrapping_sub(base);
                 let len = access.size.bytes();
                 let value = if !self.dram.contains(off, len) {
@@ -583,6 +710,19 @@ impl Machine {
             }
             Payload::ReadResponse { .. } => {}
         }
+    }
+
+    /// The first fetch of DRAM code reaches external memory: its read
+    /// starts when the read port is free, and the line is usable
+    /// `port_back` cycles after that.
+    fn fetch_arrival(&mut self, t: &mut Timed) {
+        let Some((at, i, sent, access)) = t.fetches.pop_front() else {
+            return;
+        };
+        let start = at.max(t.dram_busy);
+        t.dram_busy = start + self.cores[i].pipe.params.dram_read_interval;
+        let ready = start + t.port_back[i];
+        self.answer(t, i, access, Ok(0), (ready - sent) as u32);
     }
 
     /// The first waiting response is sent (a cycle later while the queue
@@ -647,7 +787,7 @@ impl Machine {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
                 };
-                let issue = core.probe_issue(&mut shared);
+                let issue = core.probe_issue(&mut shared, &access);
                 t.agents[i].wait = Wait::Emit {
                     access,
                     issue,
@@ -677,7 +817,7 @@ impl Machine {
             CoreExit::Sync => {
                 let at = self.cores[i].stats.cycles + WIRE_LATENCY;
                 for g in self.group_indexes().to_vec() {
-                    t.due(g, at, Delivery::Wire(irq::SYNC), true);
+                    t.due(g, at, Delivery::Wire(irq::SYNC));
                 }
                 None
             }
@@ -700,7 +840,7 @@ impl Machine {
         if self.wand_arrive() {
             let at = self.cores[i].stats.cycles + WIRE_LATENCY;
             for g in self.group_indexes().to_vec() {
-                t.due(g, at, Delivery::Wire(irq::WAND), true);
+                t.due(g, at, Delivery::Wire(irq::WAND));
             }
         }
     }
@@ -715,6 +855,9 @@ impl Machine {
         issue: u64,
         at: u64,
     ) -> Option<StopReason> {
+        if let RemoteKind::Multicast(v) = access.kind {
+            return self.emit_multicast(t, i, access, v, issue, at);
+        }
         let from = self.cores[i].id;
         let target = CoreId::from_bits(access.addr >> 20);
         let external = self.config.core_index(target).is_none()
@@ -727,6 +870,14 @@ impl Machine {
                 return None;
             }
         };
+        if external && access.kind == RemoteKind::Fetch {
+            // A line of DRAM code: to external memory's read port.
+            let arrives = at + t.port_out[i];
+            let pos = t.fetches.partition_point(|e| e.0 <= arrives);
+            t.fetches.insert(pos, (arrives, i, at, access));
+            t.agents[i].wait = Wait::Response { access, issue };
+            return None;
+        }
         if k == i && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
             // Its own DMA registers.
             let mut shared = Shared {
@@ -739,15 +890,17 @@ impl Machine {
             return self.dma_stop(i);
         }
         let (kind, payload) = match access.kind {
-            RemoteKind::Store(_) => (
+            // (A multicast went out above.)
+            RemoteKind::Store(_) | RemoteKind::Multicast(_) => (
                 Kind::Write,
                 Payload::Write {
                     from: i,
                     access,
                     message: false,
+                    group: None,
                 },
             ),
-            RemoteKind::Load | RemoteKind::TestSet(_) => (
+            RemoteKind::Load | RemoteKind::TestSet(_) | RemoteKind::Fetch => (
                 Kind::ReadRequest,
                 Payload::ReadRequest {
                     from: i,
@@ -765,8 +918,16 @@ impl Machine {
             bytes: access.size.bytes() as u8,
         };
         self.mesh_to(t, at);
-        match t.mesh.inject(at, packet) {
+        let sent = t.mesh.inject(at, packet);
+        if sent.is_ok() {
+            self.cores[i].mesh_traffic(1);
+        }
+        match sent {
             Ok(()) => match kind {
+                Kind::ReadRequest if external => {
+                    t.dram_reads += 1;
+                    t.agents[i].wait = Wait::Response { access, issue };
+                }
                 Kind::Write if external => {
                     t.dram_writes[i] += 1;
                     let latency = (at - issue) as u32;
@@ -794,6 +955,76 @@ impl Machine {
         None
     }
 
+    /// Sends core `i`'s multicast store (the instruction issuing at
+    /// `issue`) from cycle `at`: a write to every other core of the chip,
+    /// in row-major order, each taken only where the MULTICAST register
+    /// matches on arrival (the hardware's radial fan-out is not modelled:
+    /// the writes leave the node one per cycle, as its queue allows). The
+    /// store waits until the last is in.
+    fn emit_multicast(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        value: u64,
+        issue: u64,
+        at: u64,
+    ) -> Option<StopReason> {
+        let id = access.addr >> 20;
+        let src = node(self.cores[i].id);
+        let mut k = t.agents[i].multicast_next;
+        while k < self.cores.len() {
+            if k == i {
+                k += 1;
+                continue;
+            }
+            let dst = self.cores[k].id.global_base() | (access.addr & 0xF_FFFF);
+            let write = RemoteAccess {
+                addr: dst,
+                size: access.size,
+                kind: RemoteKind::Store(value),
+            };
+            let tag = t.tag(Payload::Write {
+                from: i,
+                access: write,
+                message: false,
+                group: Some(id),
+            });
+            let packet = Packet {
+                tag,
+                kind: Kind::Write,
+                src,
+                dst,
+                bytes: access.size.bytes() as u8,
+            };
+            self.mesh_to(t, at);
+            match t.mesh.inject(at, packet) {
+                Ok(()) => {
+                    self.cores[i].mesh_traffic(1);
+                    k += 1;
+                }
+                Err(InjectError::Full) => {
+                    t.untag(tag);
+                    t.agents[i].multicast_next = k;
+                    t.agents[i].wait = Wait::Emit {
+                        access,
+                        issue,
+                        at: at.max(t.mesh.now()) + 1,
+                    };
+                    return None;
+                }
+                Err(_) => {
+                    // (No way to a core of the chip: cannot happen.)
+                    t.untag(tag);
+                    k += 1;
+                }
+            }
+        }
+        t.agents[i].multicast_next = 0;
+        self.answer(t, i, access, Ok(0), (at - issue) as u32);
+        None
+    }
+
     /// Gives core `i` the answer to its access; it runs again.
     fn answer(
         &mut self,
@@ -804,6 +1035,7 @@ impl Machine {
         latency: u32,
     ) {
         t.agents[i].wait = Wait::Nothing;
+        t.dirty.push(i);
         self.cores[i].answer = Some(Answer {
             addr: access.addr,
             value,
@@ -819,21 +1051,26 @@ impl Machine {
             return None;
         }
         let (at, d) = t.agents[i].inbox.pop_front()?;
-        if t.agents[i].inbox.is_empty() {
-            t.outside.remove(&i);
-        }
         self.cores[i].catch_up(at);
         match d {
             Delivery::Wire(n) => self.cores[i].state.ilat |= 1 << n,
             Delivery::Packet(Payload::Write {
-                access, message, ..
+                access,
+                message,
+                group,
+                ..
             }) => {
+                if group.is_some_and(|id| id != self.cores[i].regs.multicast) {
+                    // A multicast for another group: not taken.
+                    return None;
+                }
                 let mut shared = Shared {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
                 };
                 let _ = self.cores[i].serve(&mut shared, access, at);
                 self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+                self.cores[i].mesh_traffic(1);
                 if message {
                     self.cores[i].state.ilat |= 1 << irq::MESSAGE;
                 }
@@ -845,7 +1082,7 @@ impl Machine {
                     // The memory is answering an earlier read: this one
                     // waits its turn.
                     let d = Delivery::Packet(Payload::ReadRequest { from, access, dma });
-                    t.due(i, free, d, self.in_group(i));
+                    t.due(i, free, d);
                     return None;
                 }
                 t.read_busy[i] = at + self.cores[i].pipe.params.read_service_interval;
@@ -855,6 +1092,8 @@ impl Machine {
                 };
                 let value = self.cores[i].serve(&mut shared, access, at);
                 self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+                // The request in, the response out.
+                self.cores[i].mesh_traffic(2);
                 let requester = self.cores[from].id;
                 let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
                 let tag = t.tag(Payload::ReadResponse { value, dma });
@@ -870,37 +1109,56 @@ impl Machine {
                 t.queue_response(at, false, packet);
                 return self.dma_stop(i);
             }
-            Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => match dma {
-                Some((ch, dst, size)) => {
-                    let v = value.unwrap_or(0);
-                    let mut shared = Shared {
-                        dram: &mut self.dram,
-                        ext_base: self.config.ext_base,
-                    };
-                    let core = &mut self.cores[i];
-                    let global = core.id.global_base() | (dst & 0xF_FFFF);
-                    let kind = RemoteKind::Store(v);
-                    let _ = core.serve(
-                        &mut shared,
-                        RemoteAccess {
-                            addr: global,
-                            size,
-                            kind,
-                        },
-                        at,
-                    );
-                    let effect = core.dma.read_returned(at, ch as usize, &core.sram);
-                    core.dma_effect(effect);
-                    return self.dma_stop(i);
+            Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => {
+                self.cores[i].mesh_traffic(1);
+                return self.read_returned(t, i, at, value, dma);
+            }
+        }
+        self.interrupt_before_emit(t, i, at);
+        None
+    }
+
+    /// A read response reached core `i` at `at`: for its DMA channel (the
+    /// data is written at the channel's destination) or for its waiting
+    /// instruction.
+    fn read_returned(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        at: u64,
+        value: Result<u64, MemFault>,
+        dma: Option<(u8, u32, Size)>,
+    ) -> Option<StopReason> {
+        match dma {
+            Some((ch, dst, size)) => {
+                let v = value.unwrap_or(0);
+                let mut shared = Shared {
+                    dram: &mut self.dram,
+                    ext_base: self.config.ext_base,
+                };
+                let core = &mut self.cores[i];
+                let global = core.id.global_base() | (dst & 0xF_FFFF);
+                let kind = RemoteKind::Store(v);
+                let _ = core.serve(
+                    &mut shared,
+                    RemoteAccess {
+                        addr: global,
+                        size,
+                        kind,
+                    },
+                    at,
+                );
+                let effect = core.dma.read_returned(at, ch as usize, &core.sram);
+                core.dma_effect(effect);
+                return self.dma_stop(i);
+            }
+            None => {
+                if let Wait::Response { access, issue } = t.agents[i].wait {
+                    let extra = self.cores[i].pipe.params.remote_read_extra;
+                    let latency = (at + extra - issue) as u32;
+                    self.answer(t, i, access, value, latency);
                 }
-                None => {
-                    if let Wait::Response { access, issue } = t.agents[i].wait {
-                        let extra = self.cores[i].pipe.params.remote_read_extra;
-                        let latency = (at + extra - issue) as u32;
-                        self.answer(t, i, access, value, latency);
-                    }
-                }
-            },
+            }
         }
         self.interrupt_before_emit(t, i, at);
         None
@@ -949,6 +1207,7 @@ impl Machine {
         let a = &mut t.agents[i];
         if let (true, Some(cp)) = (a.speculating, a.checkpoint.as_deref()) {
             self.cores[i].roll_back(cp);
+            t.dirty.push(i);
             a.wait = Wait::Nothing;
             a.speculating = false;
             a.window = (a.window / 4).max(MIN_WINDOW / 2);
@@ -974,6 +1233,7 @@ impl Machine {
         i: usize,
         horizon: u64,
         hard: u64,
+        free_until: u64,
     ) -> Option<StopReason> {
         let start = self.cores[i].stats.cycles;
         let window = t.agents[i].window;
@@ -982,9 +1242,21 @@ impl Machine {
             && window >= MIN_WINDOW
             && horizon < hard
             && horizon.saturating_sub(start) < window;
+        // External memory's read port, for the core's fetches from DRAM:
+        // not while running ahead (a roll-back could not take them back).
+        self.cores[i].pipe.port = DramPort {
+            busy: t.dram_busy,
+            free_until: if ahead { 0 } else { free_until },
+            out: t.port_out[i],
+            back: t.port_back[i],
+        };
         if !ahead {
-            return self.run_core(t, i, horizon);
+            let stop = self.run_core(t, i, horizon);
+            t.dram_busy = self.cores[i].pipe.port.busy;
+            self.cores[i].pipe.port.free_until = 0;
+            return stop;
         }
+        self.cores[i].pipe.port.free_until = 0;
         let spec_to = hard.min(start.saturating_add(window));
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
@@ -1047,7 +1319,13 @@ impl Machine {
                     };
                     self.mesh_to(t, now);
                     match t.mesh.inject(now, packet) {
-                        Ok(()) => Ok(MoveOutcome::ReadIssued),
+                        Ok(()) => {
+                            if !chip.contains(src >> 20) {
+                                t.dram_reads += 1;
+                            }
+                            self.cores[i].mesh_traffic(1);
+                            Ok(MoveOutcome::ReadIssued)
+                        }
                         Err(InjectError::Full) => {
                             t.untag(tag);
                             Err(None)
@@ -1075,6 +1353,7 @@ impl Machine {
                                 from: i,
                                 access,
                                 message: mv.message,
+                                group: None,
                             });
                             let packet = Packet {
                                 tag,
@@ -1089,6 +1368,7 @@ impl Machine {
                                     if !chip.contains(mv.dst >> 20) {
                                         t.dram_writes[i] += 1;
                                     }
+                                    self.cores[i].mesh_traffic(1);
                                     Ok(MoveOutcome::Written)
                                 }
                                 Err(InjectError::Full) => {

@@ -20,11 +20,18 @@
 //!   32-bit branch target that straddles two lines therefore waits for the
 //!   second line (the +1 of isa.md §5.4);
 //! * a load from external memory blocks the core for its round trip; stores
-//!   to it are posted into a queue that the eLink drains at a fixed rate.
+//!   to it are posted into a queue that the eLink drains at a fixed rate;
+//! * a line of code outside the core's SRAM can issue when the machine says
+//!   it arrived: from another core's SRAM, a read over the mesh
+//!   ([`Pipeline::supply_line`]); from DRAM, a read at external memory's
+//!   shared read port ([`DramPort`]), timed here while no other read can
+//!   reach it first, else by the scheduler ([`Pipeline::take_need`]).
 
 use epsim_isa::deps::{Deps, AFLAGS, BFLAGS};
 use epsim_isa::state::irq;
 use epsim_isa::{ArchState, OpClass};
+
+use crate::core::Chip;
 
 /// Every timing parameter, as a named value (see `sim/TIMING.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,8 +63,6 @@ pub struct Params {
     pub fetch_lead: u64,
     /// Cycles from a load or store issuing to it using its SRAM bank.
     pub mem_lead: u64,
-    /// Cycles to fetch one 8-byte line from external memory.
-    pub ext_fetch_line: u64,
     /// Timed mode with the mesh: cycles from a read response's arrival at
     /// the core until the loaded register can be used (the rest of the
     /// 18-cycle fixed part is the mesh's node entry and exit).
@@ -92,7 +97,6 @@ impl Params {
         interrupt_entry: 3,
         fetch_lead: 2,
         mem_lead: 2,
-        ext_fetch_line: 540,
         remote_read_extra: 16,
         dram_latency: 467,
         dram_read_interval: 51,
@@ -206,6 +210,24 @@ pub struct Done {
 
 /// No line fetched yet / no first issue yet.
 pub(crate) const NONE: u64 = u64::MAX;
+
+/// External memory's read port as one core's fetch unit may use it during
+/// one turn of the timed scheduler (`crate::sched`): the core times its
+/// fetches from DRAM itself when they reach external memory before
+/// `free_until`, the first cycle another read could; any other fetch is
+/// left to the machine (`Pipeline::take_need`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DramPort {
+    /// External memory starts its next read no earlier than this cycle.
+    pub busy: u64,
+    /// Fetches arriving at external memory before this cycle meet no other
+    /// read there (0: none is timed by the core).
+    pub free_until: u64,
+    /// Cycles from the fetch unit sending a read to its arrival at external
+    /// memory, and from the read starting there to the line being usable.
+    pub out: u64,
+    pub back: u64,
+}
 
 /// Scoreboard layout: three tables (integer, FPU, store-data readiness) of
 /// `STRIDE` entries, registers 0-63 then [`ZERO`] (always 0, read by unused
@@ -361,6 +383,20 @@ pub struct Pipeline {
     /// from, while nothing else has changed it since
     /// ([`crate::memo::Chain`]); every other change clears it.
     pub(crate) chain: Option<crate::memo::Chain>,
+    /// The chip around the core: lines in another core's SRAM are fetched
+    /// through the mesh, and each can issue no earlier than the cycle the
+    /// machine supplied it for ([`Pipeline::supply_line`]).
+    pub(crate) chip: Chip,
+    /// The last lines fetched from outside the core: (line, cycle the read
+    /// was sent in (`NONE` for another core's SRAM), cycle it can issue
+    /// from).
+    ext_lines: [(u32, u64, u64); 2],
+    /// External memory's read port, for fetches from DRAM.
+    pub port: DramPort,
+    /// A fetch from DRAM the core could not time itself: (line, cycle the
+    /// read is sent in), and whether the last issue found it.
+    pending: Option<(u32, u64)>,
+    need: bool,
 }
 
 impl Pipeline {
@@ -395,6 +431,16 @@ impl Pipeline {
             id_bits,
             quiet: 0,
             chain: None,
+            chip: Chip {
+                first_row: id_bits >> 6,
+                first_col: id_bits & 63,
+                rows: 1,
+                cols: 1,
+            },
+            ext_lines: [(u32::MAX, NONE, 0); 2],
+            port: DramPort::default(),
+            pending: None,
+            need: false,
         }
     }
 
@@ -432,6 +478,119 @@ impl Pipeline {
     fn local(&self, addr: u32) -> bool {
         let hi = addr >> 20;
         (hi == 0 || hi == self.id_bits) && (addr & 0xF_FFFF) < self.sram_size
+    }
+
+    /// Whether `addr` is in another core's window: fetched through the
+    /// mesh, a line at a time, as the machine supplies it.
+    #[inline]
+    fn on_other_core(&self, addr: u32) -> bool {
+        let hi = addr >> 20;
+        hi != 0 && hi != self.id_bits && self.chip.contains(hi)
+    }
+
+    /// The cycle line `l`, read in cycle `sent`, can issue from, if it was
+    /// supplied.
+    #[inline]
+    fn supplied(&self, l: u32, sent: u64) -> Option<u64> {
+        self.ext_lines
+            .iter()
+            .find(|&&(line, at, _)| line == l && at == sent)
+            .map(|&(_, _, ready)| ready)
+    }
+
+    /// Keeps line `l`, read in cycle `sent`, usable from `ready`.
+    fn keep_line(&mut self, l: u32, sent: u64, ready: u64) {
+        self.chain = None;
+        let slot = match self.ext_lines.iter().position(|&(line, _, _)| line == l) {
+            Some(k) => k,
+            None => usize::from(self.ext_lines[0].2 > self.ext_lines[1].2),
+        };
+        self.ext_lines[slot] = (l, sent, ready);
+    }
+
+    /// Whether code at `pc` is fetched from external memory (DRAM).
+    #[inline]
+    pub fn fetches_from_dram(&self, pc: u32) -> bool {
+        !self.local(pc & !7) && !self.on_other_core(pc)
+    }
+
+    /// Whether the last [`Pipeline::issue`] needs a line from DRAM that the
+    /// machine must time (the read of [`Pipeline::pending_fetch`]); the
+    /// caller takes the issue back and asks the machine.
+    #[inline]
+    pub fn take_need(&mut self) -> bool {
+        std::mem::take(&mut self.need)
+    }
+
+    /// The DRAM line the machine is asked to time: (line address, cycle the
+    /// read is sent in).
+    pub fn pending_fetch(&self) -> Option<(u32, u64)> {
+        self.pending.map(|(l, sent)| (l << 3, sent))
+    }
+
+    /// The machine timed the pending DRAM line: usable `latency` cycles
+    /// after its read was sent.
+    pub fn supply_pending(&mut self, latency: u64) {
+        self.chain = None;
+        if let Some((l, sent)) = self.pending.take() {
+            self.keep_line(l, sent, sent + latency);
+        }
+    }
+
+    /// When line `l` of DRAM, read in cycle `sent`, can issue: as supplied
+    /// before, or timed here through the read port if nothing else can
+    /// reach external memory first; otherwise `None` (pending, `need`).
+    fn dram_line(&mut self, l: u32, sent: u64) -> Option<u64> {
+        self.chain = None;
+        if let Some(ready) = self.supplied(l, sent) {
+            return Some(ready);
+        }
+        let arrives = sent + self.port.out;
+        if arrives >= self.port.free_until {
+            self.pending = Some((l, sent));
+            self.need = true;
+            return None;
+        }
+        let start = arrives.max(self.port.busy);
+        self.port.busy = start + self.params.dram_read_interval;
+        let ready = start + self.port.back;
+        self.keep_line(l, sent, ready);
+        Some(ready)
+    }
+
+    /// The cycle the fetch of the line holding `pc` from another core is
+    /// requested in: the cycle an instruction at `pc` that waits for
+    /// nothing else would issue in if the line were there (after the
+    /// lines supplied so far). Leaves the pipeline as it was.
+    pub fn fetch_request(&mut self, pc: u32) -> u64 {
+        self.chain = None;
+        let none = Timing {
+            waits: [ZERO; 8],
+            writes: [SINK; 3],
+            kinds: [KIND_IALU; 3],
+            nwrites: 0,
+            flags: 0,
+            class: OpClass::Control,
+            touches: 0,
+            writes_mask: 0,
+        };
+        let cycle = self.issue(&none, pc, 2).cycle;
+        self.unissue();
+        cycle
+    }
+
+    /// The machine fetched line `l` (address >> 3) from another core: its
+    /// instructions can issue from `ready` on.
+    pub fn supply_line(&mut self, l: u32, ready: u64) {
+        self.chain = None;
+        if self.fetch.line == l {
+            if ready > self.fetch.ready {
+                self.fetch.ready = ready;
+                self.fetch.reason = Stall::ExtFetch;
+            }
+        } else {
+            self.keep_line(l, NONE, ready);
+        }
     }
 
     /// The SRAM bank of a local address (four 8 KB banks).
@@ -493,7 +652,7 @@ impl Pipeline {
     /// When instructions from line `l`, the line after `f`'s, can issue:
     /// `f` becomes that line.
     #[inline]
-    fn fetch_next(&self, f: &mut Fetch, l: u32) {
+    fn fetch_next(&mut self, f: &mut Fetch, l: u32) {
         let p = &self.params;
         let after = if f.first == NONE {
             f.ready + 1
@@ -513,8 +672,18 @@ impl Pipeline {
                 f.reason
             };
             (r, reason)
+        } else if self.on_other_core(addr) {
+            match self.supplied(l, NONE) {
+                Some(r) if r > after => (r, Stall::ExtFetch),
+                _ => (after, f.reason),
+            }
         } else {
-            (after - 1 + p.ext_fetch_line, Stall::ExtFetch)
+            // DRAM: the read is sent when the line could otherwise have
+            // been fetched, but not before the core has issued everything
+            // before it (no prefetch past a stall: the machine may be
+            // asked, and it cannot be asked in the past).
+            let sent = (after - 1).max(self.next).max(self.blocked_until);
+            (self.dram_line(l, sent).unwrap_or(after), Stall::ExtFetch)
         };
         *f = Fetch {
             line: l,
@@ -528,7 +697,7 @@ impl Pipeline {
     /// fetched; its `ready` is when the instruction can issue.
     #[cold]
     #[inline(never)]
-    fn fetched(&self, pc: u32, len: u32) -> Fetch {
+    fn fetched(&mut self, pc: u32, len: u32) -> Fetch {
         let l0 = pc >> 3;
         let l1 = (pc + len - 1) >> 3;
         let mut f = self.fetch;
@@ -547,20 +716,17 @@ impl Pipeline {
     /// fetch of its line).
     pub fn redirect(&mut self, target: u32, cycle: u64) {
         self.chain = None;
-        let local = self.local(target & !7);
+        // A line of another core's SRAM is supplied by the machine later;
+        // one of DRAM is read when the target first issues (the fetch
+        // state then holds no line, and the target's is read from `cycle`).
+        let dram = self.fetches_from_dram(target);
+        // A DRAM line the machine was to time is not wanted any more.
+        self.pending = None;
         self.fetch = Fetch {
-            line: target >> 3,
-            ready: if local {
-                cycle
-            } else {
-                cycle + self.params.ext_fetch_line
-            },
+            line: if dram { u32::MAX } else { target >> 3 },
+            ready: cycle,
             first: NONE,
-            reason: if local {
-                Stall::Branch
-            } else {
-                Stall::ExtFetch
-            },
+            reason: if dram { Stall::ExtFetch } else { Stall::Branch },
         };
         self.can_pair = false;
     }
@@ -780,6 +946,31 @@ pub struct Events {
     pub fetch_bank: u64,
     pub ext_fetch: u64,
     pub ext_load: u64,
+    /// Mesh traffic monitors 0 and 1 (the events MESHCONFIG bits 11:8
+    /// and 7:4 select; [`mesh_events`]).
+    pub mesh0: u64,
+    pub mesh1: u64,
+}
+
+/// MESHCONFIG's event code for transactions through the node's core port.
+pub const MESHEVENT_CORE_ACCESS: u32 = 0b1110;
+
+/// The mesh-monitor events of `n` transactions entering or leaving the
+/// mesh at a core's node, with MESHCONFIG `meshconfig`: only "core access"
+/// (1110) is counted; waits and the other ports' traffic are not modelled.
+pub fn mesh_events(meshconfig: u32, n: u64) -> Events {
+    let counts = |field: u32| {
+        if field & 0xf == MESHEVENT_CORE_ACCESS {
+            n
+        } else {
+            0
+        }
+    };
+    Events {
+        mesh0: counts(meshconfig >> 8),
+        mesh1: counts(meshconfig >> 4),
+        ..Events::default()
+    }
 }
 
 /// The events of one instruction that took `cycles` cycles (its issue
@@ -851,8 +1042,10 @@ fn counted(code: u32, ev: &Events) -> u64 {
         0b1010 => ev.fetch_bank,
         0b1100 => ev.ext_fetch,
         0b1101 => ev.ext_load,
-        // off, reserved, local-memory load stalls (no mesh traffic into a
-        // single core yet), mesh traffic monitors
+        0b1110 => ev.mesh0,
+        0b1111 => ev.mesh1,
+        // off, reserved, local-memory load stalls (incoming mesh traffic
+        // takes banks from fetch only, in this model)
         _ => 0,
     }
 }

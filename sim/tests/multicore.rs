@@ -78,6 +78,38 @@ fn cores_share_data_through_external_dram() {
 }
 
 #[test]
+fn multicast_writes_reach_the_cores_of_their_group_only() {
+    // Fifteen cores in groups 0x123 and 0x456 (MULTICAST register), each
+    // receives its group's word and not the write to group 0x789; the
+    // sender, in group 0x123 itself, does not write to itself.
+    for out in run_both("multicast") {
+        assert_eq!(
+            out,
+            "[32,8] right mail: 15\n[32,8] untouched by group 0x789: 15\n\
+             [32,8] sender's own mail: 0\n"
+        );
+    }
+}
+
+#[test]
+fn a_core_timer_counts_the_mesh_traffic_of_its_node() {
+    // CTIMER0 on mesh monitor 0, MESHCONFIG selecting "core access": the
+    // ready write out, 20 writes and a flag in; then 10 remote loads, a
+    // request out and a response in each.
+    let elf = "../firmware/multi/mesh_events.elf";
+    for mode in ["functional", "timed"] {
+        let o = epsim(&["run", "--mode", mode, "--group", "1x2", elf]);
+        assert_eq!(o.status.code(), Some(0), "{mode}");
+        assert_eq!(
+            stdout(&o),
+            "[32,9] ready, writes, flag: 22\n[32,9] remote loads: 20\n",
+            "{mode}"
+        );
+    }
+    same_as_strict(&["--group", "1x2", elf]);
+}
+
+#[test]
 fn all_to_one_hot_spot_delivers_every_word() {
     for out in run_both("hotspot") {
         assert_eq!(out, "[32,8] words checked: 960\n");
@@ -264,6 +296,10 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "latency",
         "compute",
         "dram_share",
+        "remote_fetch",
+        "dram_fetch",
+        "multicast",
+        "mesh_events",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
@@ -450,20 +486,95 @@ fn debugcmd_halts_and_resumes_another_core() {
     same_as_strict(&["--group", "1x2", "../firmware/multi/debugcmd.elf"]);
 }
 
+/// The `NAME: N` number a program printed on core (32,8).
+fn printed(out: &str, name: &str) -> u64 {
+    out.lines()
+        .find_map(|l| l.strip_prefix(&format!("[32,8] {name}: ")))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no `{name}` in {out}"))
+}
+
 #[test]
-fn executing_another_cores_sram_stops_with_a_clear_message() {
-    let o = epsim(&[
-        "run",
-        "--group",
-        "1x2",
-        "../firmware/multi/remote_fetch.elf",
-    ]);
-    assert_eq!(o.status.code(), Some(125));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.contains("instruction fetch from another core's SRAM (not simulated yet) at pc 0x809"),
-        "{err}"
-    );
+fn a_core_executes_code_in_another_cores_sram() {
+    let elf = "../firmware/multi/remote_fetch.elf";
+    for mode in ["functional", "timed"] {
+        let o = epsim(&["run", "--mode", mode, "--group", "1x2", elf]);
+        let out = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{mode}: {out}");
+        // A function of the program on core (32,9); code (32,9) copied
+        // into its SRAM, then other code copied over it (the new code
+        // runs, not the old); code (32,8) wrote there with remote stores.
+        for (name, want) in [
+            ("program function", 42),
+            ("copied by the owner", 21),
+            ("replaced by the owner", 12),
+            ("written by the caller", 14),
+        ] {
+            assert_eq!(printed(&out, name), want, "{mode}: {name}");
+        }
+        let local = printed(&out, "local call cycles");
+        let remote = printed(&out, "remote call cycles");
+        if mode == "functional" {
+            // One cycle per instruction wherever the code is.
+            assert_eq!(remote, local, "{mode}");
+        } else {
+            // `twice` (lsl at 0x79c, a 32-bit rts at 0x79e) spans two
+            // 8-byte lines of (32,9)'s SRAM, one hop away: each line is a
+            // read over the mesh costing what a remote load does, 18 + 3
+            // cycles, before its first instruction can issue.
+            assert_eq!(remote - local, 2 * (18 + 3), "{mode}: {out}");
+        }
+    }
+    same_as_strict(&["--group", "1x2", elf]);
+}
+
+#[test]
+fn cores_running_code_from_dram_share_its_read_port() {
+    // One core: each iteration of a one-line loop in DRAM refetches the
+    // line after its taken branch: 4 (the branch) + 540 (a DRAM read, as
+    // a blocking load from (32,8) costs) + 1 (the bne after the sub).
+    let elf = "../firmware/multi/dram_fetch.elf";
+    let per_iteration = |o: &std::process::Output| -> Vec<f64> {
+        stdout(o)
+            .lines()
+            .filter_map(|l| l.split("x100: ").nth(1))
+            .map(|n| n.trim().parse::<f64>().expect("a number") / 100.0)
+            .collect()
+    };
+    let o = same_as_strict(&[elf]);
+    assert_eq!(o.status.code(), Some(0));
+    let alone = per_iteration(&o);
+    assert_eq!(alone.len(), 1);
+    assert!((alone[0] - 545.0).abs() < 0.5, "alone: {alone:?}");
+    // Sixteen cores: every fetch takes external memory's read port for
+    // dram_read_interval = 51 cycles, so a round of sixteen takes 816,
+    // more than one core's 545: the port sets every core's pace.
+    let o = same_as_strict(&["--group", "4x4", elf]);
+    assert_eq!(o.status.code(), Some(0));
+    let shared = per_iteration(&o);
+    assert_eq!(shared.len(), 16);
+    for c in &shared {
+        assert!((c - 816.0).abs() / 816.0 < 0.01, "16 cores: {shared:?}");
+    }
+}
+
+#[test]
+fn fetching_outside_another_cores_sram_is_a_clear_fault() {
+    // mov r0,0x8000; movt r0,0x8090; jr r0: to offset 0x8000 of core
+    // (32,9), just past its 32 KB of SRAM.
+    let code = vec![0x0b, 0x00, 0x02, 0x08, 0x0b, 0x12, 0x02, 0x18, 0x42, 0x01];
+    for mode in [Mode::Functional, Mode::Timed] {
+        let mut m = common::machine_with_code(code.clone(), epsim_sim::FaultPolicy::Stop);
+        m.config.mode = mode;
+        match m.run(Some(10_000)) {
+            StopReason::Fault(f) => assert_eq!(
+                f.to_string(),
+                "core (32,8) 0x808: instruction fetch from unmapped address at pc 0x80908000",
+                "{mode:?}"
+            ),
+            other => panic!("{mode:?}: {other:?}"),
+        }
+    }
 }
 
 #[test]

@@ -70,8 +70,9 @@ const TABLE: &[(&str, u64, &str)] = &[
     (
         "JALR into DRAM, RTS",
         548,
-        "jalr c0+1, rts after 3 + ext_fetch_line 540, and the closing MOVFS \
-         is the return's target: it reads the timer after branch_taken 3",
+        "jalr c0+1, rts after 3 + a DRAM line read, 540 from (32,8) (as a \
+         blocking load), and the closing MOVFS is the return's target: it \
+         reads the timer after branch_taken 3",
     ),
     ("LDR from DRAM, IALU", 541, "the core waits ext_load = 540"),
     (

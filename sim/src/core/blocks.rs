@@ -6,7 +6,7 @@
 use epsim_isa::exec::exec_ref;
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
-use super::{instruction_word, CoreBus, CoreStats};
+use super::{instruction_word, CoreBus, CoreStats, RemoteAccess, RemoteKind};
 use crate::block::{Insn, MAX_BLOCK};
 use crate::config::CoreId;
 use crate::memo::{Memo, Run};
@@ -328,6 +328,21 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         let class = insn.class;
         let issue = if TIMED {
             let issue = pipe.issue(d, ipc, insn.len as u32);
+            if pipe.take_need() {
+                // A line of DRAM code the machine must time first.
+                pipe.unissue();
+                if let Some((addr, _)) = pipe.pending_fetch() {
+                    bus.deferred = Some(RemoteAccess {
+                        addr,
+                        size: Size::Double,
+                        kind: RemoteKind::Fetch,
+                    });
+                    pc = ipc;
+                    len = insn.len as u32;
+                    last = Some(Step::Stall);
+                }
+                break;
+            }
             if issue.cycle >= limit {
                 pipe.unissue();
                 break;

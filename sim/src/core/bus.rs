@@ -102,7 +102,18 @@ pub enum RemoteKind {
     Store(u64),
     /// TESTSET with this value.
     TestSet(u32),
+    /// An instruction fetch of the aligned 8-byte line at `addr` (`size`
+    /// is `Double`): a read that only SRAM answers.
+    Fetch,
+    /// A store made with CONFIG.CTRLMODE = multicast (isa.md §3.3, §7.2):
+    /// the low `size` bytes are written at `addr`'s offset in every other
+    /// core of the chip whose MULTICAST register holds `addr`'s core-id
+    /// field (`addr >> 20`).
+    Multicast(u64),
 }
+
+/// CONFIG.CTRLMODE (bits 15:12) for multicast routing.
+pub const CTRLMODE_MULTICAST: u32 = 0b0011;
 
 /// The machine's answer to a [`RemoteAccess`], consumed by the access when
 /// the instruction executes again.
@@ -149,6 +160,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// Timed mode: external memory is reached through the mesh and the
     /// eLink, like another core (the machine performs the access).
     pub(super) dram_via_mesh: bool,
+    /// The instruction being executed from another core's SRAM: its PC
+    /// and word (for traces and diagnostics; its bytes are not here).
+    pub(super) remote_insn: Option<(u32, u32)>,
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
@@ -221,11 +235,12 @@ impl<const REC: bool> CoreBus<'_, REC> {
                 if REC && a.value.is_ok() {
                     let (store, value) = match access.kind {
                         RemoteKind::Load => (false, a.value.unwrap_or(0)),
-                        RemoteKind::Store(v) => (true, v),
+                        RemoteKind::Store(v) | RemoteKind::Multicast(v) => (true, v),
                         RemoteKind::TestSet(v) => match a.value {
                             Ok(0) => (true, u64::from(v)),
                             old => (false, old.unwrap_or(0)),
                         },
+                        RemoteKind::Fetch => return Some(a),
                     };
                     self.rec = Some(MemAccess {
                         store,
@@ -234,7 +249,8 @@ impl<const REC: bool> CoreBus<'_, REC> {
                         value,
                         place: TPlace::Remote {
                             latency: a.latency,
-                            external: !self.chip.contains(access.addr >> 20),
+                            external: !matches!(access.kind, RemoteKind::Multicast(_))
+                                && !self.chip.contains(access.addr >> 20),
                         },
                     });
                 }
@@ -355,6 +371,13 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
 
     #[inline(always)]
     fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
+        if addr >> 20 != 0 && (s.config >> 12) & 0xF == CTRLMODE_MULTICAST {
+            return match self.deferred(addr, size, RemoteKind::Multicast(value)) {
+                Access::Ready(_) => Access::Ready(()),
+                Access::Fault(f) => Access::Fault(f),
+                _ => Access::Busy,
+            };
+        }
         let len = size.bytes();
         let place = self.place(addr, len);
         match place {

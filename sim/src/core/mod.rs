@@ -9,7 +9,7 @@
 
 use epsim_isa::exec::{enter_interrupt, fallthrough, pending_interrupt};
 use epsim_isa::state::status;
-use epsim_isa::{decode, ArchState, Excause, MemFault, OpClass, Step};
+use epsim_isa::{decode, insn_len, ArchState, Excause, MemFault, OpClass, Step};
 
 use epsim_dma::{Dma, Effect as DmaEffect, Params as DmaParams};
 use epsim_isa::Size;
@@ -19,7 +19,7 @@ use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
 use crate::memo::Memo;
 use crate::memory::CodeMem;
-use crate::timing::{idle_wakeup, tick_timers, timers_on, Events, Issue, Params, Pipeline};
+use crate::timing::{idle_wakeup, tick_timers, timers_on, Events, Issue, Params, Pipeline, Timing};
 use crate::trace::Trace;
 
 mod blocks;
@@ -55,6 +55,46 @@ pub struct OtherRegs {
     pub multicast: u32,
     /// The last value written to RESETCORE (bit 0).
     pub resetcore: u32,
+}
+
+/// The fetch unit's buffer for code in another core's SRAM. There is no
+/// instruction cache: such code is read over the mesh an aligned 8-byte
+/// line at a time ([`RemoteKind::Fetch`]), never decoded into cached
+/// blocks, and read again after any jump, so writes to it are seen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchBuf {
+    /// (global line address, its bytes), the older first; an address of
+    /// `u32::MAX` is an empty place (line addresses are 8-aligned).
+    lines: [(u32, u64); 2],
+    /// The PC execution continues at without a jump; at any other PC the
+    /// buffer is emptied first.
+    expect: u32,
+}
+
+impl FetchBuf {
+    pub const EMPTY: FetchBuf = FetchBuf {
+        lines: [(u32::MAX, 0); 2],
+        expect: u32::MAX,
+    };
+
+    /// The halfword at `addr`, if its line is here.
+    fn halfword(&self, addr: u32) -> Option<u16> {
+        let line = addr & !7;
+        self.lines
+            .iter()
+            .find(|l| l.0 == line)
+            .map(|&(_, v)| (v >> (8 * (addr & 6))) as u16)
+    }
+
+    /// Keeps `line`'s bytes, and the line before it if that is here.
+    fn push(&mut self, line: u32, bytes: u64) {
+        self.lines[0] = if self.lines[1].0.wrapping_add(8) == line {
+            self.lines[1]
+        } else {
+            (u32::MAX, 0)
+        };
+        self.lines[1] = (line, bytes);
+    }
 }
 
 /// Per-core counters.
@@ -114,6 +154,8 @@ pub struct Core {
     timer_at: u64,
     /// A DMA channel entered its error state (the machine reports it).
     pub dma_error: Option<epsim_dma::DmaError>,
+    /// Code from another core's SRAM being executed.
+    fetch_buf: FetchBuf,
 }
 
 /// A core's state at one cycle, to roll back to: what it runs with, not
@@ -130,6 +172,7 @@ pub struct Checkpoint {
     answer: Option<Answer>,
     dma: Dma,
     dma_error: Option<epsim_dma::DmaError>,
+    fetch_buf: FetchBuf,
     sram: Vec<u8>,
 }
 
@@ -216,9 +259,7 @@ impl std::fmt::Display for GuestFault {
             FaultKind::Fetch { fault } => {
                 let what = match fault {
                     MemFault::Unaligned => "misaligned instruction fetch",
-                    MemFault::Protected => {
-                        "instruction fetch from another core's SRAM (not simulated yet)"
-                    }
+                    MemFault::Protected => "instruction fetch not allowed",
                     _ => "instruction fetch from unmapped address",
                 };
                 write!(f, "{}: {what} at pc {:#010x}", self.core, self.pc)
@@ -262,6 +303,7 @@ impl Core {
             dma_error: None,
             timer_at: 0,
             dram_via_mesh: false,
+            fetch_buf: FetchBuf::EMPTY,
         }
     }
 
@@ -283,6 +325,7 @@ impl Core {
                 deferred: None,
                 answer: None,
                 dram_via_mesh: false,
+                remote_insn: None,
             },
         )
     }
@@ -291,6 +334,7 @@ impl Core {
     /// at the global level, IMASK as e-hal leaves it.
     pub fn start(&mut self, pc: u32) {
         self.state.pc = pc;
+        self.fetch_buf = FetchBuf::EMPTY;
         self.pipe.redirect(pc, self.stats.cycles);
         self.state.set_bit(status::ACTIVE, true);
         self.state.debugstatus &= !DEBUG_HALT;
@@ -343,6 +387,7 @@ impl Core {
                 answer,
                 timer_at,
                 dram_via_mesh,
+                fetch_buf,
                 ..
             } = self;
             let mut bus = CoreBus::<REC> {
@@ -359,7 +404,27 @@ impl Core {
                 deferred: None,
                 answer: answer.take(),
                 dram_via_mesh: *dram_via_mesh,
+                remote_insn: None,
             };
+            // A one-instruction block for code in another core's SRAM.
+            let mut one = (
+                [Insn {
+                    op: epsim_isa::Op::Nop,
+                    len: 2,
+                    class: OpClass::Control,
+                }],
+                [Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control)],
+            );
+            // The machine's timing of a line of DRAM code the pipeline
+            // could not time itself.
+            if TIMED {
+                if let (Some(a), Some((line, _))) = (bus.answer, pipe.pending_fetch()) {
+                    if a.addr == line {
+                        bus.answer = None;
+                        pipe.supply_pending(u64::from(a.latency));
+                    }
+                }
+            }
             // Code may have been written since this core last ran (the
             // loader, a system call, another agent); within the loop only
             // a store that sets `attention` can write it.
@@ -371,6 +436,7 @@ impl Core {
                 if let Some(n) = pending_interrupt(s) {
                     let ret = s.pc;
                     enter_interrupt(s, n, ret);
+                    fetch_buf.expect = u32::MAX;
                     if TIMED {
                         pipe.interrupt(s.pc, now);
                     }
@@ -381,21 +447,39 @@ impl Core {
             }
             while now < limit {
                 let entry = s.pc;
+                let fetch_fault = |fault| {
+                    CoreExit::Fault(GuestFault {
+                        core: id,
+                        pc: entry,
+                        word: 0,
+                        kind: FaultKind::Fetch { fault },
+                    })
+                };
                 let block = match blocks.lookup(entry) {
-                    Some(b) => b,
+                    Some(b) => Some(b),
                     None => match build_block(blocks, &mut bus, entry) {
-                        Ok(b) => b,
-                        Err(fault) => {
-                            break 'run CoreExit::Fault(GuestFault {
-                                core: id,
-                                pc: entry,
-                                word: 0,
-                                kind: FaultKind::Fetch { fault },
-                            })
-                        }
+                        Ok(b) => Some(b),
+                        Err(None) => None,
+                        Err(Some(fault)) => break 'run fetch_fault(fault),
                     },
                 };
-                let (insns, deps) = blocks.insns(block);
+                let (insns, deps) = match block {
+                    // (Control only reaches local code by a jump, which
+                    // emptied the buffer for code elsewhere, or an
+                    // interrupt, which does so below.)
+                    Some(b) => blocks.insns(b),
+                    None => {
+                        // Code in another core's SRAM: one instruction at a
+                        // time, its lines read through the machine.
+                        match remote_insn(&mut bus, fetch_buf, pipe, TIMED, entry, &mut one) {
+                            RemoteFetch::Word(_) => (&one.0[..], &one.1[..]),
+                            RemoteFetch::Need(access) => {
+                                break 'run CoreExit::Remote { access, pc: entry }
+                            }
+                            RemoteFetch::Fault(fault) => break 'run fetch_fault(fault),
+                        }
+                    }
+                };
                 let mut n = insns.len();
                 if !TIMED {
                     n = n.min((limit - now) as usize);
@@ -419,12 +503,14 @@ impl Core {
                     let (done, pc, len, last) = plain_block(s, &mut bus, &insns[..n], entry);
                     now += done as u64;
                     (done, pc, len, last, None)
-                } else if TIMED
-                    && !TRACE
-                    && !timers
-                    && *memoise
-                    && limit - now >= memo_margin(n, entry >> 20 == 0)
-                {
+                } else if let Some(block) = block.filter(|_| {
+                    TIMED
+                        && !TRACE
+                        && !timers
+                        && *memoise
+                        && limit - now >= memo_margin(n, entry >> 20 == 0)
+                        && !pipe.fetches_from_dram(entry)
+                }) {
                     memo.validate(blocks.generation);
                     memo_block(
                         s,
@@ -480,8 +566,17 @@ impl Core {
                 }
                 let step = last.unwrap_or(Step::Next);
                 let seq = pc.wrapping_add(len);
+                if block.is_none() {
+                    // Fetch goes on sequentially from here, unless control
+                    // goes elsewhere (a jump, a hardware loop's end; an
+                    // interrupt's vector is local code, which empties it).
+                    fetch_buf.expect = seq;
+                }
                 if let Some(exit) = settle(s, &mut bus, run, id, policy, step, pc, len) {
                     break 'run exit;
+                }
+                if block.is_none() && s.pc != seq {
+                    fetch_buf.expect = u32::MAX;
                 }
                 if TIMED && matches!(step, Step::Next) && s.pc != seq {
                     // A hardware loop went back to its start.
@@ -505,6 +600,7 @@ impl Core {
                     if let Some(n) = pending_interrupt(s) {
                         let ret = s.pc;
                         enter_interrupt(s, n, ret);
+                        fetch_buf.expect = u32::MAX;
                         if TIMED {
                             pipe.interrupt(s.pc, now);
                         }
@@ -586,6 +682,15 @@ impl Core {
         now: u64,
     ) -> Result<u64, MemFault> {
         let off = access.addr & 0xF_FFFF;
+        if access.kind == RemoteKind::Fetch {
+            // Code is fetched from SRAM only.
+            let line = off & !7;
+            return if self.sram.contains(line, 8) {
+                Ok(self.sram.read(line, 8))
+            } else {
+                Err(MemFault::Unmapped)
+            };
+        }
         if (DMA_BASE..DMA_BASE + 0x40).contains(&off) {
             return self.dma_register(access, now);
         }
@@ -594,7 +699,7 @@ impl Core {
         let result = if bus.sram.contains(off, len) {
             match access.kind {
                 RemoteKind::Load => Ok(bus.sram.read(off, len)),
-                RemoteKind::Store(v) => {
+                RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                     bus.sram.write(off, len, v);
                     Ok(0)
                 }
@@ -605,6 +710,7 @@ impl Core {
                     }
                     Ok(old)
                 }
+                RemoteKind::Fetch => Err(MemFault::Protected),
             }
         } else if (MMR_BASE..MMR_END).contains(&off) {
             match access.kind {
@@ -613,14 +719,14 @@ impl Core {
                     .mmr_read(s, off)
                     .map(u64::from)
                     .ok_or(MemFault::Unmapped),
-                RemoteKind::Store(v) => {
+                RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                     if bus.mmr_write(s, off, v as u32) {
                         Ok(0)
                     } else {
                         Err(MemFault::Unmapped)
                     }
                 }
-                RemoteKind::TestSet(_) => Err(MemFault::Protected),
+                RemoteKind::TestSet(_) | RemoteKind::Fetch => Err(MemFault::Protected),
             }
         } else {
             Err(MemFault::Unmapped)
@@ -631,7 +737,7 @@ impl Core {
             self.run = RunState::Halted;
         } else if self.run == RunState::Halted
             && self.state.debugstatus & DEBUG_HALT == 0
-            && matches!(access.kind, RemoteKind::Store(_))
+            && matches!(access.kind, RemoteKind::Store(_) | RemoteKind::Multicast(_))
         {
             // Resumed through DEBUGCMD.
             self.run = RunState::Running;
@@ -642,8 +748,15 @@ impl Core {
     /// The cycle the instruction at the PC would issue in (timed mode), for
     /// an instruction waiting on the machine: the pipeline is left as it
     /// was.
-    pub fn probe_issue(&mut self, shared: &mut Shared<'_>) -> u64 {
+    pub fn probe_issue(&mut self, shared: &mut Shared<'_>, access: &RemoteAccess) -> u64 {
         let pc = self.state.pc;
+        if access.kind == RemoteKind::Fetch {
+            // The instruction's own line(s): when the fetch unit asks.
+            return match self.pipe.pending_fetch() {
+                Some((line, sent)) if line == access.addr => sent,
+                _ => self.pipe.fetch_request(pc),
+            };
+        }
         let word = {
             let (_, bus) = self.bus(shared);
             instruction_word(&bus, pc)
@@ -653,6 +766,8 @@ impl Core {
         self.pipe.set_rounding(self.state.config);
         let issue = self.pipe.issue(&timing, pc, u32::from(d.len));
         self.pipe.unissue();
+        // (Its line was timed when it first issued: nothing is asked here.)
+        let _ = self.pipe.take_need();
         issue.cycle
     }
 
@@ -664,12 +779,12 @@ impl Core {
         let off = (access.addr & 0xF_FFFF) - DMA_BASE;
         match access.kind {
             RemoteKind::Load => Ok(u64::from(self.dma.read_reg(off))),
-            RemoteKind::Store(v) => {
+            RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                 let effect = self.dma.write_reg(now, off, v as u32, &self.sram);
                 self.dma_effect(effect);
                 Ok(0)
             }
-            RemoteKind::TestSet(_) => Err(MemFault::Protected),
+            RemoteKind::TestSet(_) | RemoteKind::Fetch => Err(MemFault::Protected),
         }
     }
 
@@ -698,6 +813,7 @@ impl Core {
         self.dma.reset();
         self.dma_error = None;
         self.answer = None;
+        self.fetch_buf = FetchBuf::EMPTY;
         self.run = RunState::Idle;
         self.timer_at = self.stats.cycles;
         self.pipe.skip_to(self.stats.cycles);
@@ -716,6 +832,7 @@ impl Core {
                 cp.answer = self.answer;
                 cp.dma.clone_from(&self.dma);
                 cp.dma_error = self.dma_error;
+                cp.fetch_buf = self.fetch_buf;
                 cp.sram.clear();
                 cp.sram.extend_from_slice(self.sram.bytes());
             }
@@ -730,6 +847,7 @@ impl Core {
                     answer: self.answer,
                     dma: self.dma.clone(),
                     dma_error: self.dma_error,
+                    fetch_buf: self.fetch_buf,
                     sram: self.sram.bytes().to_vec(),
                 }))
             }
@@ -747,6 +865,7 @@ impl Core {
         self.answer = cp.answer;
         self.dma.clone_from(&cp.dma);
         self.dma_error = cp.dma_error;
+        self.fetch_buf = cp.fetch_buf;
         self.sram.restore(&cp.sram);
     }
 
@@ -770,6 +889,16 @@ impl Core {
         }
     }
 
+    /// `n` transactions entered or left the mesh at this core's node (a
+    /// packet it sent, one delivered to it): the mesh-monitor timer events
+    /// MESHCONFIG selects.
+    pub fn mesh_traffic(&mut self, n: u64) {
+        let ev = crate::timing::mesh_events(self.regs.meshconfig, n);
+        if ev.mesh0 | ev.mesh1 != 0 {
+            tick_timers(&mut self.state, &ev);
+        }
+    }
+
     /// Whether an idle core has an interrupt it would take now.
     pub fn can_wake(&self) -> bool {
         pending_interrupt(&self.state).is_some()
@@ -779,6 +908,8 @@ impl Core {
     fn wake(&mut self) -> bool {
         if wake_now(&mut self.state) {
             self.run = RunState::Running;
+            // The vector is local code: code elsewhere is fetched afresh.
+            self.fetch_buf.expect = u32::MAX;
             true
         } else {
             false
@@ -923,22 +1054,24 @@ fn settle<const REC: bool>(
 
 /// Decodes the block that starts at `pc` into `blocks`, marking its bytes
 /// as code in the memory that holds them. Only local SRAM (either address)
-/// and DRAM hold fetchable code; an odd or unmapped `pc` is a fetch fault.
+/// and DRAM hold code decoded into blocks; `Err(None)` for a `pc` in
+/// another core's window (its code is fetched through the machine); an odd
+/// or unmapped `pc` is a fetch fault.
 #[cold]
 #[inline(never)]
 fn build_block<const REC: bool>(
     blocks: &mut BlockCache,
     bus: &mut CoreBus<'_, REC>,
     pc: u32,
-) -> Result<u32, MemFault> {
+) -> Result<u32, Option<MemFault>> {
     if pc & 1 != 0 {
-        return Err(MemFault::Unaligned);
+        return Err(Some(MemFault::Unaligned));
     }
     let (mem, start) = match bus.place_local(pc, 2) {
         Place::Sram(off) => (&mut *bus.sram, off),
         Place::Dram(off) => (&mut *bus.dram, off),
-        Place::Remote => return Err(MemFault::Protected),
-        _ => return Err(MemFault::Unmapped),
+        Place::Remote if pc >> 20 != 0 && pc >> 20 != bus.id_bits => return Err(None),
+        _ => return Err(Some(MemFault::Unmapped)),
     };
     let mut insns = [Insn {
         op: epsim_isa::Op::Nop,
@@ -964,8 +1097,105 @@ fn build_block<const REC: bool>(
     Ok(blocks.insert(pc, &insns[..n]))
 }
 
+/// What fetching the instruction at a PC in another core's SRAM gives.
+/// Fetches and decodes the instruction at `pc` in another core's SRAM
+/// into the one-instruction block `one` (out of the hot loop: such code is
+/// rare and slow anyway).
+#[cold]
+#[inline(never)]
+fn remote_insn<const REC: bool>(
+    bus: &mut CoreBus<'_, REC>,
+    buf: &mut FetchBuf,
+    pipe: &mut Pipeline,
+    timed: bool,
+    pc: u32,
+    one: &mut ([Insn; 1], [Timing; 1]),
+) -> RemoteFetch {
+    let fetched = fetch_remote(bus, buf, pipe, timed, pc);
+    if let RemoteFetch::Word(word) = fetched {
+        let d = decode(word);
+        let class = d.op.class();
+        one.0[0] = Insn {
+            op: d.op,
+            len: d.len,
+            class,
+        };
+        one.1[0] = Timing::of(&d.op.deps(), class);
+        bus.remote_insn = Some((pc, word));
+    }
+    fetched
+}
+
+enum RemoteFetch {
+    /// The instruction word (first halfword low).
+    Word(u32),
+    /// A line the machine must read first.
+    Need(RemoteAccess),
+    Fault(MemFault),
+}
+
+/// The instruction at `pc`, in another core's SRAM, from the fetch buffer;
+/// a line not in it is read through the machine (its answer, when this
+/// runs again, fills the buffer and, `timed`, tells the pipeline when the
+/// line arrived).
+fn fetch_remote<const REC: bool>(
+    bus: &mut CoreBus<'_, REC>,
+    buf: &mut FetchBuf,
+    pipe: &mut Pipeline,
+    timed: bool,
+    pc: u32,
+) -> RemoteFetch {
+    if buf.expect != pc {
+        *buf = FetchBuf::EMPTY;
+        buf.expect = pc;
+    }
+    let mut word = 0;
+    for k in 0..2 {
+        let at = pc.wrapping_add(2 * k);
+        let h = loop {
+            if let Some(h) = buf.halfword(at) {
+                break h;
+            }
+            let line = at & !7;
+            match bus.answer {
+                Some(a) if a.addr == line => {
+                    bus.answer = None;
+                    match a.value {
+                        Ok(bytes) => {
+                            if timed {
+                                // (The cycle the machine sent the read in.)
+                                let sent = pipe.fetch_request(pc);
+                                pipe.supply_line(line >> 3, sent + u64::from(a.latency));
+                            }
+                            buf.push(line, bytes);
+                        }
+                        Err(fault) => return RemoteFetch::Fault(fault),
+                    }
+                }
+                _ => {
+                    return RemoteFetch::Need(RemoteAccess {
+                        addr: line,
+                        size: Size::Double,
+                        kind: RemoteKind::Fetch,
+                    })
+                }
+            }
+        };
+        word |= u32::from(h) << (16 * k);
+        if k == 0 && insn_len(h) == 2 {
+            break;
+        }
+    }
+    RemoteFetch::Word(word)
+}
+
 /// The instruction word at `pc` for diagnostics (0 if unreadable).
 fn instruction_word<const REC: bool>(bus: &CoreBus<'_, REC>, pc: u32) -> u32 {
+    if let Some((at, word)) = bus.remote_insn {
+        if at == pc {
+            return word;
+        }
+    }
     match bus.place_local(pc, 2) {
         Place::Sram(off) => bus.sram.word_for_decode(off),
         Place::Dram(off) => bus.dram.word_for_decode(off),
