@@ -17,6 +17,10 @@
 //! next block ran ([`Chain`]): while nothing but replays has touched the
 //! pipeline and every slot older than the last record is settled, the next
 //! key is a function of that record, and the follower is found without it.
+//! A replay also leaves out the scoreboard writes of a record when every
+//! slot, before and after the block, is ready by the cycle the block
+//! settles (its redirect's fetch, or its last issue): no later issue can
+//! tell those values from the ones there (`Record::settled`).
 //!
 //! Model decisions owned here, each keeping replay identical to the
 //! detailed model (`tests/tests/programs.rs` compares every corpus run with
