@@ -669,6 +669,52 @@ fn reg_offset(call: &str, off: off_t, n: usize) -> Result<u32, c_int> {
     Ok(off as u32)
 }
 
+/// Where an `e_read` or `e_write` of `size` bytes at `addr` goes.
+enum Place {
+    /// Core (`r`, `c`)'s SRAM at this offset.
+    Sram(u32, u32, u32),
+    /// One of core (`r`, `c`)'s registers at this offset.
+    Reg(u32, u32, u32),
+    /// External memory at this offset.
+    Dram(u32),
+}
+
+/// Resolves an `e_read` / `e_write` target: `dev` (a workgroup or a
+/// memory buffer), `row`, `col` and `addr`, for `size` bytes; the error is
+/// the call's return value, already reported.
+///
+/// # Safety
+/// As [`target`].
+unsafe fn place(
+    call: &str,
+    h: &Host,
+    dev: *const c_void,
+    row: c_uint,
+    col: c_uint,
+    addr: off_t,
+    size: usize,
+) -> Result<Place, c_int> {
+    // SAFETY: the caller's contract.
+    match unsafe { target(call, dev) }? {
+        Target::Core(g) => {
+            let (r, c) = on_chip(call, h, g, row, col)?;
+            let sram = u64::from(h.config().sram_size);
+            if (0..sram as off_t).contains(&addr) {
+                if addr as u64 + size as u64 > sram {
+                    return Err(fail(
+                        call,
+                        format!("{size:#x} bytes at {addr:#x} run past the SRAM"),
+                    ));
+                }
+                Ok(Place::Sram(r, c, addr as u32))
+            } else {
+                Ok(Place::Reg(r, c, reg_offset(call, addr, size)?))
+            }
+        }
+        Target::Mem(m) => Ok(Place::Dram(dram_offset(call, h, m, addr, size)?)),
+    }
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn e_read(
     dev: *mut c_void,
@@ -680,48 +726,26 @@ pub unsafe extern "C" fn e_read(
 ) -> isize {
     const CALL: &str = "e_read";
     with_host(CALL, |h| {
-        // SAFETY: see target().
-        let t = match unsafe { target(CALL, dev) } {
-            Ok(t) => t,
-            Err(e) => return e,
-        };
         if buf.is_null() {
             return fail(CALL, "buf is NULL");
         }
-        let sram = u64::from(h.config().sram_size);
-        let done = match t {
-            Target::Core(g) => {
-                let (r, c) = match on_chip(CALL, h, g, row, col) {
-                    Ok(rc) => rc,
-                    Err(e) => return e,
-                };
-                if (0..sram as off_t).contains(&from_addr) {
-                    if from_addr as u64 + size as u64 > sram {
-                        return fail(
-                            CALL,
-                            format!("{size:#x} bytes at {from_addr:#x} run past the SRAM"),
-                        );
-                    }
-                    // SAFETY: the caller's buffer holds `size` bytes.
-                    let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), size) };
-                    h.read_sram(r, c, from_addr as u32, out).map(|()| size)
-                } else {
-                    let off = match reg_offset(CALL, from_addr, size) {
-                        Ok(o) => o,
-                        Err(e) => return e,
-                    };
-                    h.read_reg(r, c, off).map(|v| {
-                        // SAFETY: at least 4 bytes, any alignment.
-                        unsafe { buf.cast::<u32>().write_unaligned(v) };
-                        4
-                    })
-                }
+        // SAFETY: see target().
+        let place = match unsafe { place(CALL, h, dev, row, col, from_addr, size) } {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let done = match place {
+            Place::Reg(r, c, off) => h.read_reg(r, c, off).map(|v| {
+                // SAFETY: at least 4 bytes, any alignment.
+                unsafe { buf.cast::<u32>().write_unaligned(v) };
+                4
+            }),
+            Place::Sram(r, c, off) => {
+                // SAFETY: the caller's buffer holds `size` bytes.
+                let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), size) };
+                h.read_sram(r, c, off, out).map(|()| size)
             }
-            Target::Mem(m) => {
-                let off = match dram_offset(CALL, h, m, from_addr, size) {
-                    Ok(o) => o,
-                    Err(e) => return e,
-                };
+            Place::Dram(off) => {
                 // SAFETY: as above.
                 let out = unsafe { std::slice::from_raw_parts_mut(buf.cast::<u8>(), size) };
                 h.read_dram(off, out).map(|()| size)
@@ -745,46 +769,26 @@ pub unsafe extern "C" fn e_write(
 ) -> isize {
     const CALL: &str = "e_write";
     with_host(CALL, |h| {
-        // SAFETY: see target().
-        let t = match unsafe { target(CALL, dev) } {
-            Ok(t) => t,
-            Err(e) => return e,
-        };
         if buf.is_null() {
             return fail(CALL, "buf is NULL");
         }
-        let sram = u64::from(h.config().sram_size);
-        let done = match t {
-            Target::Core(g) => {
-                let (r, c) = match on_chip(CALL, h, g, row, col) {
-                    Ok(rc) => rc,
-                    Err(e) => return e,
-                };
-                if (0..sram as off_t).contains(&to_addr) {
-                    if to_addr as u64 + size as u64 > sram {
-                        return fail(
-                            CALL,
-                            format!("{size:#x} bytes at {to_addr:#x} run past the SRAM"),
-                        );
-                    }
-                    // SAFETY: the caller's buffer holds `size` bytes.
-                    let data = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), size) };
-                    h.write_sram(r, c, to_addr as u32, data).map(|()| size)
-                } else {
-                    let off = match reg_offset(CALL, to_addr, size) {
-                        Ok(o) => o,
-                        Err(e) => return e,
-                    };
-                    // SAFETY: at least 4 bytes, any alignment.
-                    let v = unsafe { buf.cast::<u32>().read_unaligned() };
-                    h.write_reg(r, c, off, v).map(|()| 4)
-                }
+        // SAFETY: see target().
+        let place = match unsafe { place(CALL, h, dev, row, col, to_addr, size) } {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let done = match place {
+            Place::Reg(r, c, off) => {
+                // SAFETY: at least 4 bytes, any alignment.
+                let v = unsafe { buf.cast::<u32>().read_unaligned() };
+                h.write_reg(r, c, off, v).map(|()| 4)
             }
-            Target::Mem(m) => {
-                let off = match dram_offset(CALL, h, m, to_addr, size) {
-                    Ok(o) => o,
-                    Err(e) => return e,
-                };
+            Place::Sram(r, c, off) => {
+                // SAFETY: the caller's buffer holds `size` bytes.
+                let data = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), size) };
+                h.write_sram(r, c, off, data).map(|()| size)
+            }
+            Place::Dram(off) => {
                 // SAFETY: as above.
                 let data = unsafe { std::slice::from_raw_parts(buf.cast::<u8>(), size) };
                 h.write_dram(off, data).map(|()| size)
