@@ -6,8 +6,8 @@
 use epsim_isa::exec::exec_ref;
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
-use super::{instruction_word, CoreBus, CoreStats, RemoteAccess, RemoteKind};
-use crate::block::{Insn, MAX_BLOCK};
+use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
+use crate::block::Insn;
 use crate::config::CoreId;
 use crate::memo::{Memo, Run};
 use crate::timing::{
@@ -89,60 +89,18 @@ pub(super) fn memo_block<const REC: bool>(
     memo: &mut Memo,
     now: &mut u64,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
-    // Execute, recording where each load/store went: its bank (4: a
-    // register, 5: external memory), | 8 for a store, | 16 for a byte or
-    // half.
-    let mut codes = [0u8; MAX_BLOCK];
-    let mut nmem = 0;
-    let mut external = false;
-    // An access answered through the mesh (at most one per block: the
-    // first instruction, retried; any later one stops the block).
-    let mut remote = (0, false);
-    let mut pc = entry;
-    let mut len = 0;
-    let mut done = 0;
-    let mut last = None;
-    for insn in insns {
-        pc = pc.wrapping_add(len);
-        len = insn.len as u32;
-        let step = exec_ref(s, bus, &insn.op, pc, len);
-        done += 1;
-        if insn.class == OpClass::LoadStore {
-            if let Some(m) = bus.rec.take() {
-                let place = match m.place {
-                    TPlace::Local(Some(b)) => b,
-                    TPlace::Local(None) => 4,
-                    TPlace::External => {
-                        external = true;
-                        5
-                    }
-                    TPlace::Remote {
-                        latency,
-                        external: ext,
-                    } => {
-                        external = true;
-                        remote = (latency, ext);
-                        6
-                    }
-                };
-                let sub = matches!(m.size, Size::Byte | Size::Half);
-                codes[nmem] = place | (m.store as u8) << 3 | (sub as u8) << 4;
-                nmem += 1;
-            }
-        }
-        if step != Step::Next {
-            if step == Step::Stall {
-                // Not executed (and no access recorded): the machine
-                // performs its access first.
-                done -= 1;
-            }
-            last = Some(step);
-            break;
-        }
-        if bus.attention {
-            break;
-        }
-    }
+    // Execute as plainly as functional mode does; the bus records where
+    // each load/store went as its replay-key code (`MemCodes`).
+    bus.full_rec = false;
+    bus.codes.clear();
+    let (done, pc, len, last) = plain_block(s, bus, insns, entry);
+    bus.full_rec = true;
+    let MemCodes {
+        codes,
+        n: nmem,
+        external,
+        remote,
+    } = bus.codes;
     let target = match last {
         Some(Step::Jump { target }) => Some(target),
         _ => None,

@@ -149,8 +149,14 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// Set when a store reached a memory-mapped register or decoded code:
     /// the running block must end after this instruction.
     pub(super) attention: bool,
-    /// The last access (only with `REC`).
+    /// The last access (only with `REC` and `full_rec`).
     pub(super) rec: Option<MemAccess>,
+    /// With `REC`: record each access in full in `rec` (the detailed
+    /// timing model and the trace), not only as a code in `codes`.
+    pub(super) full_rec: bool,
+    /// With `REC`: where each access of the block so far went, as a
+    /// replay-key code ([`MemCodes::note`]).
+    pub(super) codes: MemCodes,
     /// The chip around this core.
     pub(super) chip: Chip,
     /// An access to another core that the machine must perform.
@@ -163,6 +169,58 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// The instruction being executed from another core's SRAM: its PC
     /// and word (for traces and diagnostics; its bytes are not here).
     pub(super) remote_insn: Option<(u32, u32)>,
+}
+
+/// The memory accesses of a block as its replay key names them: per
+/// load/store its bank (4: a register, 5: external memory, 6: through the
+/// mesh), | 8 for a store, | 16 for a byte or half.
+#[derive(Clone, Copy, Debug)]
+pub struct MemCodes {
+    pub codes: [u8; crate::block::MAX_BLOCK],
+    pub n: usize,
+    /// An access left the core (external memory or the mesh).
+    pub external: bool,
+    /// The latency, and whether external, of the access answered through
+    /// the mesh (at most one per block: its first instruction, retried).
+    pub remote: (u32, bool),
+}
+
+impl MemCodes {
+    pub const EMPTY: MemCodes = MemCodes {
+        codes: [0; crate::block::MAX_BLOCK],
+        n: 0,
+        external: false,
+        remote: (0, false),
+    };
+
+    /// Starts a block.
+    #[inline(always)]
+    pub fn clear(&mut self) {
+        self.n = 0;
+        self.external = false;
+    }
+
+    #[inline(always)]
+    fn note(&mut self, place: TPlace, store: bool, size: Size) {
+        let p = match place {
+            TPlace::Local(Some(b)) => b,
+            TPlace::Local(None) => 4,
+            TPlace::External => {
+                self.external = true;
+                5
+            }
+            TPlace::Remote { latency, external } => {
+                self.external = true;
+                self.remote = (latency, external);
+                6
+            }
+        };
+        let sub = matches!(size, Size::Byte | Size::Half);
+        if let Some(c) = self.codes.get_mut(self.n) {
+            *c = p | (store as u8) << 3 | (sub as u8) << 4;
+            self.n += 1;
+        }
+    }
 }
 
 impl<const REC: bool> CoreBus<'_, REC> {
@@ -242,16 +300,18 @@ impl<const REC: bool> CoreBus<'_, REC> {
                         },
                         RemoteKind::Fetch => return Some(a),
                     };
+                    let place = TPlace::Remote {
+                        latency: a.latency,
+                        external: !matches!(access.kind, RemoteKind::Multicast(_))
+                            && !self.chip.contains(access.addr >> 20),
+                    };
+                    self.codes.note(place, store, access.size);
                     self.rec = Some(MemAccess {
                         store,
                         addr: access.addr,
                         size: access.size,
                         value,
-                        place: TPlace::Remote {
-                            latency: a.latency,
-                            external: !matches!(access.kind, RemoteKind::Multicast(_))
-                                && !self.chip.contains(access.addr >> 20),
-                        },
+                        place,
                     });
                 }
                 Some(a)
@@ -357,13 +417,16 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         };
         if REC {
             if let Access::Ready(value) = access {
-                self.rec = Some(MemAccess {
-                    store: false,
-                    addr,
-                    size,
-                    value,
-                    place: place.timing(),
-                });
+                self.codes.note(place.timing(), false, size);
+                if self.full_rec {
+                    self.rec = Some(MemAccess {
+                        store: false,
+                        addr,
+                        size,
+                        value,
+                        place: place.timing(),
+                    });
+                }
             }
         }
         access
@@ -414,13 +477,16 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
         }
         if REC {
-            self.rec = Some(MemAccess {
-                store: true,
-                addr,
-                size,
-                value,
-                place: place.timing(),
-            });
+            self.codes.note(place.timing(), true, size);
+            if self.full_rec {
+                self.rec = Some(MemAccess {
+                    store: true,
+                    addr,
+                    size,
+                    value,
+                    place: place.timing(),
+                });
+            }
         }
         Access::Ready(())
     }
@@ -454,6 +520,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         if REC {
             // TESTSET reads the old word and writes only if it was zero:
             // the record shows the write when there was one.
+            self.codes.note(place.timing(), old == 0, Size::Word);
             self.rec = Some(MemAccess {
                 store: old == 0,
                 addr,

@@ -26,8 +26,8 @@ mod blocks;
 mod bus;
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, Env};
-use bus::Place;
 pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
+use bus::{MemCodes, Place};
 
 /// The DMA registers' local address.
 const DMA_BASE: u32 = 0xF0500;
@@ -321,6 +321,8 @@ impl Core {
                 reset_requested: false,
                 attention: false,
                 rec: None,
+                full_rec: true,
+                codes: MemCodes::EMPTY,
                 chip: self.chip,
                 deferred: None,
                 answer: None,
@@ -400,6 +402,8 @@ impl Core {
                 reset_requested: false,
                 attention: false,
                 rec: None,
+                full_rec: true,
+                codes: MemCodes::EMPTY,
                 chip: *chip,
                 deferred: None,
                 answer: answer.take(),
