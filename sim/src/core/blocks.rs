@@ -96,7 +96,7 @@ pub(super) fn memo_block<const REC: bool>(
     let (done, pc, len, last) = plain_block(s, bus, insns, entry);
     bus.full_rec = true;
     let MemCodes {
-        codes,
+        ref codes,
         n: nmem,
         external,
         remote,
