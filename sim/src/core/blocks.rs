@@ -75,7 +75,7 @@ const MEMO_CYCLES_PER_INSN: u64 = 32;
 /// memory accesses, then times them: by replaying the record of an earlier
 /// run from the same pipeline state, or with the detailed model (recording
 /// the result). Returns as [`general_block`].
-#[inline(never)]
+#[inline(always)]
 #[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub(super) fn memo_block<const REC: bool>(
     s: &mut ArchState,
