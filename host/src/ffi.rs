@@ -818,22 +818,8 @@ pub extern "C" fn e_reset_chip() -> c_int {
 
 #[no_mangle]
 pub unsafe extern "C" fn e_reset_group(dev: *mut e_epiphany_t) -> c_int {
-    const CALL: &str = "e_reset_group";
-    with_host(CALL, |h| {
-        // SAFETY: see group().
-        let g = match unsafe { group(CALL, dev) } {
-            Ok(g) => g,
-            Err(e) => return e,
-        };
-        let cores = match group_cores(h, g, CALL) {
-            Ok(c) => c,
-            Err(e) => return e,
-        };
-        match h.reset_cores(&cores) {
-            Ok(()) => E_OK,
-            Err(e) => fail(CALL, e),
-        }
-    })
+    // SAFETY: see on_group().
+    unsafe { on_group("e_reset_group", dev, |h, cores| h.reset_cores(cores)) }
 }
 
 #[no_mangle]
@@ -950,6 +936,32 @@ unsafe fn on_core(
     })
 }
 
+/// Runs `f` on every core of workgroup `dev`, as [`on_core`] does on one.
+///
+/// # Safety
+/// As [`group`].
+unsafe fn on_group(
+    call: &str,
+    dev: *mut e_epiphany_t,
+    f: impl FnOnce(&Host, &[(u32, u32)]) -> Result<(), crate::HostError>,
+) -> c_int {
+    with_host(call, |h| {
+        // SAFETY: the caller's contract.
+        let g = match unsafe { group(call, dev) } {
+            Ok(g) => g,
+            Err(e) => return e,
+        };
+        let cores = match group_cores(h, g, call) {
+            Ok(c) => c,
+            Err(e) => return e,
+        };
+        match f(h, &cores) {
+            Ok(()) => E_OK,
+            Err(e) => fail(call, e),
+        }
+    })
+}
+
 #[no_mangle]
 pub unsafe extern "C" fn e_start(dev: *mut e_epiphany_t, row: c_uint, col: c_uint) -> c_int {
     // SAFETY: see on_core().
@@ -958,22 +970,8 @@ pub unsafe extern "C" fn e_start(dev: *mut e_epiphany_t, row: c_uint, col: c_uin
 
 #[no_mangle]
 pub unsafe extern "C" fn e_start_group(dev: *mut e_epiphany_t) -> c_int {
-    const CALL: &str = "e_start_group";
-    with_host(CALL, |h| {
-        // SAFETY: see group().
-        let g = match unsafe { group(CALL, dev) } {
-            Ok(g) => g,
-            Err(e) => return e,
-        };
-        let cores = match group_cores(h, g, CALL) {
-            Ok(c) => c,
-            Err(e) => return e,
-        };
-        match h.start(&cores) {
-            Ok(()) => E_OK,
-            Err(e) => fail(CALL, e),
-        }
-    })
+    // SAFETY: see on_group().
+    unsafe { on_group("e_start_group", dev, |h, cores| h.start(cores)) }
 }
 
 #[no_mangle]
