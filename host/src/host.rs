@@ -538,16 +538,7 @@ impl Host {
     }
 
     fn check_sram(&self, off: u32, len: usize) -> Result<(), HostError> {
-        let size = self.config.sram_size;
-        if u64::from(off) + len as u64 > u64::from(size) {
-            return Err(HostError::OutOfRange {
-                what: "core SRAM",
-                off: off.into(),
-                len: len as u64,
-                limit: size.into(),
-            });
-        }
-        Ok(())
+        check_range("core SRAM", self.config.sram_size, off, len)
     }
 
     /// Reads a core's memory-mapped register at `off` (0xF0000-0xF0FFF).
@@ -615,16 +606,7 @@ impl Host {
     }
 
     fn check_dram(&self, off: u32, len: usize) -> Result<(), HostError> {
-        let size = self.config.ext_size;
-        if u64::from(off) + len as u64 > u64::from(size) {
-            return Err(HostError::OutOfRange {
-                what: "external memory",
-                off: off.into(),
-                len: len as u64,
-                limit: size.into(),
-            });
-        }
-        Ok(())
+        check_range("external memory", self.config.ext_size, off, len)
     }
 
     /// Advances the chip `cycles` cycles (in either mode; in free mode the
@@ -684,6 +666,19 @@ impl Drop for Host {
         self.inner.closed.store(true, Ordering::Release);
         self.stop_thread();
     }
+}
+
+/// `len` bytes at `off` of a memory (`what`) of `size` bytes fit in it.
+fn check_range(what: &'static str, size: u32, off: u32, len: usize) -> Result<(), HostError> {
+    if u64::from(off) + len as u64 > u64::from(size) {
+        return Err(HostError::OutOfRange {
+            what,
+            off: off.into(),
+            len: len as u64,
+            limit: size.into(),
+        });
+    }
+    Ok(())
 }
 
 fn check_reg(off: u32) -> Result<(), HostError> {
