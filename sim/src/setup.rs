@@ -1,13 +1,65 @@
-//! Building a machine from command-line style options: the parsers of
-//! `--chip`, `--dram`, `--group`, `--load` and `ROW,COL`, and the loading
-//! of every program onto its group. Shared by `epsim run` and the TUI so
-//! that both take the same options with the same messages.
+//! Building a machine from command-line style options: the options
+//! themselves ([`MachineArgs`]: `--chip`, `--dram`, `--group`, `--load`,
+//! `--mode`), their parsers, and the loading of every program onto its
+//! group. Shared by `epsim run` and the TUI so that both take the same
+//! options with the same messages.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::config::{Config, CoreId, FaultPolicy, Mode};
 use crate::machine::Machine;
 use crate::syscall::Syscalls;
+
+/// The options that say what machine to build, as `epsim run` and
+/// `epsim tui` take them.
+#[derive(Clone, Debug, clap::Args)]
+pub struct MachineArgs {
+    /// The chip: `e16` (Parallella E16G301, 4x4), `e64` (E64G401, 8x8)
+    /// or ROWSxCOLS (up to 64x64).
+    #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
+    pub chip: ChipArg,
+    /// External DRAM as BASE:SIZE (hex or decimal bytes, K/M suffixes),
+    /// e.g. `0x8e000000:32M` (the default).
+    #[arg(long, value_name = "BASE:SIZE", value_parser = parse_dram)]
+    pub dram: Option<(u32, u32)>,
+    /// The cores PROGRAM runs on: ROWSxCOLS cores from chip-relative
+    /// row and column ROW,COL (default 0,0), e.g. `4x4` or `2x2@1,1`.
+    #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
+    pub group: GroupArg,
+    /// Also load ELF onto another group of cores (repeatable), as
+    /// GROUP:ELF with GROUP as for --group, e.g. `1x3@0,1:worker.elf`.
+    #[arg(long, value_name = "GROUP:ELF", value_parser = parse_load)]
+    pub load: Vec<(GroupArg, PathBuf)>,
+    /// `timed`: the pipeline model decides when each instruction issues
+    /// (sim/TIMING.md); `functional`: one cycle per instruction, faster.
+    #[arg(long, value_enum, default_value_t = RunMode::Timed)]
+    pub mode: RunMode,
+}
+
+/// `--mode`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum RunMode {
+    Timed,
+    Functional,
+}
+
+impl MachineArgs {
+    /// What to build for `program` (on `--group`) and the `--load`s.
+    pub fn setup(&self, program: &Path, fault_policy: FaultPolicy) -> Setup {
+        Setup {
+            chip: self.chip,
+            dram: self.dram,
+            loads: std::iter::once((self.group, program.to_path_buf()))
+                .chain(self.load.iter().cloned())
+                .collect(),
+            mode: match self.mode {
+                RunMode::Timed => Mode::Timed,
+                RunMode::Functional => Mode::Functional,
+            },
+            fault_policy,
+        }
+    }
+}
 
 /// What to build: the chip, its DRAM, and the programs with their groups
 /// (the first is the main program).

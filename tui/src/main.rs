@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, ValueEnum};
-use epsim_sim::setup::{parse_chip, parse_dram, parse_group, parse_load, ChipArg, GroupArg, Setup};
-use epsim_sim::{FaultPolicy, Mode, Syscalls};
+use clap::Parser;
+use epsim_sim::setup::MachineArgs;
+use epsim_sim::{FaultPolicy, Syscalls};
 use epsim_tui::remote::Remote;
 use epsim_tui::{input, view, App};
 use ratatui::crossterm::event::{self, Event};
@@ -29,21 +29,8 @@ struct Cli {
     /// its libe-hal serves the view on (start it with EPSIM_TUI=PATH).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["load", "run"])]
     attach: Option<PathBuf>,
-    /// The chip: `e16`, `e64` or ROWSxCOLS (up to 64x64).
-    #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
-    chip: ChipArg,
-    /// External DRAM as BASE:SIZE, e.g. `0x8e000000:32M` (the default).
-    #[arg(long, value_name = "BASE:SIZE", value_parser = parse_dram)]
-    dram: Option<(u32, u32)>,
-    /// The cores PROGRAM runs on: ROWSxCOLS[@ROW,COL], e.g. `4x4`.
-    #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
-    group: GroupArg,
-    /// Also load ELF onto another group (repeatable): GROUP:ELF.
-    #[arg(long, value_name = "GROUP:ELF", value_parser = parse_load)]
-    load: Vec<(GroupArg, PathBuf)>,
-    /// `timed` (the pipeline model) or `functional`.
-    #[arg(long, value_enum, default_value_t = RunMode::Timed)]
-    mode: RunMode,
+    #[command(flatten)]
+    machine: MachineArgs,
     /// Cycles simulated per frame while running.
     #[arg(long, value_name = "CYCLES", default_value_t = 10_000)]
     speed: u64,
@@ -57,18 +44,7 @@ struct Cli {
 
 /// The machine `epsim run` would build for these options.
 fn own_machine(cli: &Cli, program: &std::path::Path) -> Result<epsim_sim::Machine, ExitCode> {
-    let setup = Setup {
-        chip: cli.chip,
-        dram: cli.dram,
-        loads: std::iter::once((cli.group, program.to_path_buf()))
-            .chain(cli.load.iter().cloned())
-            .collect(),
-        mode: match cli.mode {
-            RunMode::Timed => Mode::Timed,
-            RunMode::Functional => Mode::Functional,
-        },
-        fault_policy: FaultPolicy::Stop,
-    };
+    let setup = cli.machine.setup(program, FaultPolicy::Stop);
     let argv = std::iter::once(program.display().to_string())
         .chain(cli.args.iter().cloned())
         .collect();
@@ -80,12 +56,6 @@ fn own_machine(cli: &Cli, program: &std::path::Path) -> Result<epsim_sim::Machin
         }
         ExitCode::from(2)
     })
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum RunMode {
-    Timed,
-    Functional,
 }
 
 fn main() -> ExitCode {

@@ -6,10 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use epsim_sim::setup::{
-    parse_chip, parse_core, parse_dram, parse_group, parse_load, ChipArg, GroupArg, Setup,
-    SetupError,
-};
+use epsim_sim::setup::{parse_core, MachineArgs, Setup, SetupError};
 use epsim_sim::timing::Stall;
 use epsim_sim::trace::{Trace, TraceFilter, TraceFormat};
 use epsim_sim::{Config, CoreId, FaultPolicy, Mode, StopReason, Syscalls};
@@ -41,22 +38,8 @@ enum Command {
     Run {
         /// The Epiphany ELF file.
         program: PathBuf,
-        /// The chip: `e16` (Parallella E16G301, 4x4), `e64` (E64G401, 8x8)
-        /// or ROWSxCOLS (up to 64x64).
-        #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
-        chip: ChipArg,
-        /// External DRAM as BASE:SIZE (hex or decimal bytes, K/M suffixes),
-        /// e.g. `0x8e000000:32M` (the default).
-        #[arg(long, value_name = "BASE:SIZE", value_parser = parse_dram)]
-        dram: Option<(u32, u32)>,
-        /// The cores PROGRAM runs on: ROWSxCOLS cores from chip-relative
-        /// row and column ROW,COL (default 0,0), e.g. `4x4` or `2x2@1,1`.
-        #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
-        group: GroupArg,
-        /// Also load ELF onto another group of cores (repeatable), as
-        /// GROUP:ELF with GROUP as for --group, e.g. `1x3@0,1:worker.elf`.
-        #[arg(long, value_name = "GROUP:ELF", value_parser = parse_load)]
-        load: Vec<(GroupArg, PathBuf)>,
+        #[command(flatten)]
+        machine: MachineArgs,
         /// Stop after this many simulated cycles (exit status 124).
         #[arg(long, value_name = "N")]
         max_cycles: Option<u64>,
@@ -67,10 +50,6 @@ enum Command {
         /// architectural exception for the program's own handler.
         #[arg(long, value_enum, default_value_t = OnFault::Stop)]
         on_fault: OnFault,
-        /// `timed`: the pipeline model decides when each instruction issues
-        /// (sim/TIMING.md); `functional`: one cycle per instruction, faster.
-        #[arg(long, value_enum, default_value_t = RunMode::Timed)]
-        mode: RunMode,
         /// Timed mode: run every core one cycle at a time instead of letting
         /// each run ahead as far as nothing can reach it (the reference
         /// order; the results are identical, only slower).
@@ -169,12 +148,6 @@ fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum RunMode {
-    Timed,
-    Functional,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
 enum OnFault {
     Stop,
     Raise,
@@ -185,29 +158,20 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Run {
             program,
-            chip,
-            dram,
-            group,
-            load,
+            machine,
             max_cycles,
             stats,
             on_fault,
-            mode,
             strict,
             trace,
             args,
         } => {
-            let mode = match mode {
-                RunMode::Timed => Mode::Timed,
-                RunMode::Functional => Mode::Functional,
+            let fault_policy = match on_fault {
+                OnFault::Stop => FaultPolicy::Stop,
+                OnFault::Raise => FaultPolicy::Raise,
             };
-            let loads = std::iter::once((group, program.clone()))
-                .chain(load)
-                .collect::<Vec<_>>();
-            run(
-                &program, chip, dram, &loads, max_cycles, stats, on_fault, mode, strict, &trace,
-                args,
-            )
+            let setup = machine.setup(&program, fault_policy);
+            run(&program, &setup, max_cycles, stats, strict, &trace, args)
         }
         Command::Disasm { program } => disasm(&program),
         Command::Tui { args } => tui(&args),
@@ -234,30 +198,16 @@ fn tui(args: &[String]) -> ExitCode {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn run(
     program: &Path,
-    chip: ChipArg,
-    dram: Option<(u32, u32)>,
-    loads: &[(GroupArg, PathBuf)],
+    setup: &Setup,
     max_cycles: Option<u64>,
     stats: bool,
-    on_fault: OnFault,
-    mode: Mode,
     strict: bool,
     trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
-    let setup = Setup {
-        chip,
-        dram,
-        loads: loads.to_vec(),
-        mode,
-        fault_policy: match on_fault {
-            OnFault::Stop => FaultPolicy::Stop,
-            OnFault::Raise => FaultPolicy::Raise,
-        },
-    };
+    let mode = setup.mode;
     let argv = std::iter::once(program.display().to_string())
         .chain(args)
         .collect();
