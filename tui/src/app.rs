@@ -22,6 +22,11 @@ pub trait Driver {
     fn output(&mut self) -> Option<String>;
     /// The first core a program was loaded onto.
     fn first_core(&mut self) -> Option<CoreId>;
+    /// Instructions core `id` has retired, and the cycle now.
+    fn progress(&mut self, id: CoreId) -> (u64, u64) {
+        let v = self.view();
+        (v.core(id).map_or(0, |c| c.instret), v.cycle)
+    }
     /// A host program drives this simulation: it advances by itself (free
     /// running) or through the host's calls.
     fn attached(&self) -> bool {
@@ -58,6 +63,10 @@ impl Driver for Machine {
 
     fn first_core(&mut self) -> Option<CoreId> {
         self.group().next().map(|c| c.id)
+    }
+
+    fn progress(&mut self, id: CoreId) -> (u64, u64) {
+        (self.core(id).map_or(0, |c| c.stats.instret), self.now)
     }
 }
 
@@ -269,18 +278,17 @@ impl App {
     /// one more instruction (or [`STEP_INSTRUCTION_LIMIT`] cycles pass).
     fn step_instruction(&mut self) {
         let id = self.selected_id();
-        let count = |v: &MachineView| v.core(id).map_or(0, |c| c.instret);
-        let start = count(&self.view);
+        let (start, mut now) = self.driver.progress(id);
+        let mut retired = start;
         let mut waited = 0;
-        let mut now = self.view.clone();
-        while count(&now) == start && waited < STEP_INSTRUCTION_LIMIT {
-            if !self.run_to(now.cycle + 1) {
+        while retired == start && waited < STEP_INSTRUCTION_LIMIT {
+            if !self.run_to(now + 1) {
                 break;
             }
-            now = self.driver.view();
+            (retired, now) = self.driver.progress(id);
             waited += 1;
         }
-        if count(&now) == start && self.stop.is_none() {
+        if retired == start && self.stop.is_none() {
             self.ui.note = Some(format!(
                 "({},{}) retired nothing in {waited} cycles",
                 id.row, id.col
