@@ -40,26 +40,45 @@ const MAX_INSNS: usize = 1 << 20;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Insn {
     pub op: Op,
+    /// Its address.
+    pub pc: u32,
     /// 2 or 4 bytes.
     pub len: u8,
     /// Its dual-issue group.
     pub class: OpClass,
 }
 
-/// Where a block's instructions and live-in scoreboard slots are in the
-/// cache.
+/// Where a block's live-in scoreboard slots are in the cache.
 #[derive(Clone, Copy, Debug)]
 struct Block {
-    first: u32,
-    count: u32,
     live_first: u32,
     live_count: u32,
 }
 
+/// An entry of the table from entry address to block: the block's number
+/// (plus one; 0 = empty) and where its instructions are, so that finding a
+/// block's code takes one load.
+#[derive(Clone, Copy, Debug, Default)]
+struct MapEntry {
+    entry: u32,
+    id: u32,
+    first: u32,
+    count: u32,
+}
+
+/// A block found in the cache.
+#[derive(Clone, Copy, Debug)]
+pub struct Found {
+    /// Its number.
+    pub id: u32,
+    first: u32,
+    count: u32,
+}
+
 /// The decoded blocks of one core, keyed by entry address.
 pub struct BlockCache {
-    /// Direct-mapped: `(entry address, block index + 1)`, 0 = empty.
-    map: Vec<(u32, u32)>,
+    /// Direct-mapped by entry address.
+    map: Vec<MapEntry>,
     blocks: Vec<Block>,
     insns: Vec<Insn>,
     /// `timing[i]` is what the timing model needs of `insns[i]`.
@@ -111,7 +130,7 @@ impl BlockCache {
 
     fn clear(&mut self) {
         self.generation += 1;
-        self.map.fill((0, 0));
+        self.map.fill(MapEntry::default());
         self.blocks.clear();
         self.insns.clear();
         self.timing.clear();
@@ -125,11 +144,27 @@ impl BlockCache {
 
     /// The block that starts at `pc`, if it is cached.
     #[inline(always)]
-    pub fn lookup(&self, pc: u32) -> Option<u32> {
+    pub fn lookup(&self, pc: u32) -> Option<Found> {
         match self.map.get(Self::slot(pc)) {
-            Some(&(entry, id)) if entry == pc && id != 0 => Some(id - 1),
+            Some(e) if e.entry == pc && e.id != 0 => Some(Found {
+                id: e.id - 1,
+                first: e.first,
+                count: e.count,
+            }),
             _ => None,
         }
+    }
+
+    /// The instructions of the block `found`.
+    #[inline(always)]
+    pub fn code(&self, found: Found) -> &[Insn] {
+        &self.insns[found.first as usize..(found.first + found.count) as usize]
+    }
+
+    /// The timing facts of the block `found`'s instructions.
+    #[inline(always)]
+    pub fn timing(&self, found: Found) -> &[Timing] {
+        &self.timing[found.first as usize..(found.first + found.count) as usize]
     }
 
     /// The live-in scoreboard slots of block `id`.
@@ -139,22 +174,14 @@ impl BlockCache {
         &self.live[b.live_first as usize..(b.live_first + b.live_count) as usize]
     }
 
-    /// The instructions of block `id`, and their timing facts.
-    #[inline(always)]
-    pub fn insns(&self, id: u32) -> (&[Insn], &[Timing]) {
-        let b = self.blocks[id as usize];
-        let range = b.first as usize..(b.first + b.count) as usize;
-        (&self.insns[range.clone()], &self.timing[range])
-    }
-
     /// Caches `insns` (not empty) as the block starting at `pc`.
-    pub fn insert(&mut self, pc: u32, insns: &[Insn]) -> u32 {
+    pub fn insert(&mut self, pc: u32, insns: &[Insn]) -> Found {
         debug_assert!(!insns.is_empty() && insns.len() <= MAX_BLOCK);
         if self.insns.len() + insns.len() > MAX_INSNS {
             self.clear();
         }
         if self.map.is_empty() {
-            self.map = vec![(0, 0); MAP_SIZE];
+            self.map = vec![MapEntry::default(); MAP_SIZE];
         }
         let id = self.blocks.len() as u32;
         let first = self.insns.len();
@@ -163,15 +190,22 @@ impl BlockCache {
             .extend(insns.iter().map(|i| Timing::of(&i.op.deps(), i.class)));
         let live = crate::memo::live_ins(&self.timing[first..]);
         self.blocks.push(Block {
-            first: first as u32,
-            count: insns.len() as u32,
             live_first: self.live.len() as u32,
             live_count: live.len() as u32,
         });
         self.live.extend(live);
-        self.map[Self::slot(pc)] = (pc, id + 1);
+        self.map[Self::slot(pc)] = MapEntry {
+            entry: pc,
+            id: id + 1,
+            first: first as u32,
+            count: insns.len() as u32,
+        };
         self.built += 1;
-        id
+        Found {
+            id,
+            first: first as u32,
+            count: insns.len() as u32,
+        }
     }
 }
 
@@ -210,6 +244,7 @@ mod tests {
         vec![
             Insn {
                 op: Op::Nop,
+                pc: 0,
                 len: 2,
                 class: OpClass::Control,
             };
@@ -220,15 +255,15 @@ mod tests {
     #[test]
     fn blocks_are_found_by_entry_address_only() {
         let mut c = BlockCache::new();
-        let id = c.insert(0x100, &nops(3));
-        assert_eq!(c.lookup(0x100), Some(id));
-        assert_eq!(c.insns(id).0.len(), 3);
-        assert_eq!(c.lookup(0x102), None);
+        let id = c.insert(0x100, &nops(3)).id;
+        let found = c.lookup(0x100).map(|f| (f.id, c.code(f).len()));
+        assert_eq!(found, Some((id, 3)));
+        assert!(c.lookup(0x102).is_none());
         // Same table slot, other address: replaces the entry.
         let other = 0x100 + (MAP_SIZE as u32) * 2;
-        let id2 = c.insert(other, &nops(1));
-        assert_eq!(c.lookup(other), Some(id2));
-        assert_eq!(c.lookup(0x100), None);
+        let id2 = c.insert(other, &nops(1)).id;
+        assert_eq!(c.lookup(other).map(|f| f.id), Some(id2));
+        assert!(c.lookup(0x100).is_none());
     }
 
     #[test]
@@ -239,7 +274,7 @@ mod tests {
         c.validate([0, 0]);
         assert!(c.lookup(0x100).is_some());
         c.validate([1, 0]);
-        assert_eq!(c.lookup(0x100), None);
+        assert!(c.lookup(0x100).is_none());
         assert_eq!(c.flushes, 1);
     }
 }

@@ -7,12 +7,12 @@ use epsim_isa::exec::exec_ref;
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
-use crate::block::Insn;
+use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
 use crate::memo::{Memo, Run};
 use crate::timing::{
-    events, events_at, events_before, tick_timers, Done, Issue, Pipeline, Place as TPlace, Stall,
-    Timing,
+    events, events_at, events_before, tick_timers, timers_on, Done, Issue, Pipeline,
+    Place as TPlace, Stall, Timing,
 };
 use crate::trace::{Before, Record, Trace};
 
@@ -27,22 +27,71 @@ pub(super) fn plain_block<const REC: bool>(
     insns: &[Insn],
     entry: u32,
 ) -> (usize, u32, u32, Option<Step>) {
-    let mut pc = entry;
-    let mut len = 0;
-    for (done, insn) in insns.iter().enumerate() {
-        pc = pc.wrapping_add(len);
-        len = insn.len as u32;
-        let step = exec_ref(s, bus, &insn.op, pc, len);
+    let mut i = 0;
+    while let Some(insn) = insns.get(i) {
+        let step = exec_ref(s, bus, &insn.op, insn.pc, insn.len as u32);
         if step != Step::Next {
             // A stalled instruction did not execute.
-            let ran = done + usize::from(step != Step::Stall);
-            return (ran, pc, len, Some(step));
+            let ran = i + usize::from(step != Step::Stall);
+            return (ran, insn.pc, insn.len as u32, Some(step));
         }
+        i += 1;
         if bus.attention {
-            return (done + 1, pc, len, None);
+            break;
         }
     }
-    (insns.len(), pc, len, None)
+    match i.checked_sub(1).and_then(|k| insns.get(k)) {
+        Some(last) => (i, last.pc, last.len as u32, None),
+        None => (0, entry, 0, None),
+    }
+}
+
+/// Functional mode's fast path: runs `insns` (a block's first ones, from
+/// `entry`) as [`plain_block`] does and then, while a block ends simply
+/// (falling through or jumping, with no hardware loop active, nothing for
+/// the system to look at, no interrupt pending and the timers off) and the
+/// block it goes to is cached and fits in the budget, settles it here (its
+/// cycles into `now` and `retired`, the PC) and runs that one. Returns the
+/// outcome of the last block run, which it has not settled, as
+/// [`plain_block`]: settling it is the caller's, exactly as if only that
+/// block had run.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn plain_chain<'b, const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    blocks: &'b BlockCache,
+    mut insns: &'b [Insn],
+    mut entry: u32,
+    now: &mut u64,
+    retired: &mut u64,
+    limit: u64,
+) -> (usize, u32, u32, Option<Step>) {
+    loop {
+        let outcome = plain_block(s, bus, insns, entry);
+        let (done, pc, len, last) = outcome;
+        let next = match last {
+            None => pc.wrapping_add(len),
+            Some(Step::Jump { target }) => target,
+            Some(_) => return outcome,
+        };
+        if bus.attention || s.lc != 0 || s.ilat & !s.imask != 0 || timers_on(s.config) {
+            return outcome;
+        }
+        let Some(found) = blocks.lookup(next) else {
+            return outcome;
+        };
+        let code = blocks.code(found);
+        let after = *now + done as u64;
+        if after + code.len() as u64 > limit {
+            return outcome;
+        }
+        *now = after;
+        *retired += done as u64;
+        s.pc = next;
+        insns = code;
+        entry = next;
+    }
 }
 
 /// Timed blocks of `n` instructions are memoised only `memo_margin(n,

@@ -14,7 +14,7 @@ use epsim_isa::{decode, insn_len, ArchState, Excause, MemFault, OpClass, Step};
 use epsim_dma::{Dma, Effect as DmaEffect, Params as DmaParams};
 use epsim_isa::Size;
 
-use crate::block::{ends_block, BlockCache, Insn, MAX_BLOCK};
+use crate::block::{ends_block, BlockCache, Found, Insn, MAX_BLOCK};
 use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
 use crate::memo::Memo;
@@ -25,7 +25,7 @@ use crate::trace::Trace;
 mod blocks;
 mod bus;
 
-use blocks::{general_block, memo_block, memo_margin, plain_block, Env};
+use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
 pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
 use bus::{MemCodes, Place};
 
@@ -414,6 +414,7 @@ impl Core {
             let mut one = (
                 [Insn {
                     op: epsim_isa::Op::Nop,
+                    pc: 0,
                     len: 2,
                     class: OpClass::Control,
                 }],
@@ -471,7 +472,7 @@ impl Core {
                     // (Control only reaches local code by a jump, which
                     // emptied the buffer for code elsewhere, or an
                     // interrupt, which does so below.)
-                    Some(b) => blocks.insns(b),
+                    Some(b) => (blocks.code(b), blocks.timing(b)),
                     None => {
                         // Code in another core's SRAM: one instruction at a
                         // time, its lines read through the machine.
@@ -504,7 +505,19 @@ impl Core {
                 // block was cut after the loop's last instruction above.
                 bus.attention = false;
                 let (done, pc, len, last, issued) = if !TIMED && !TRACE && !timers {
-                    let (done, pc, len, last) = plain_block(s, &mut bus, &insns[..n], entry);
+                    let (done, pc, len, last) = match block {
+                        Some(_) => plain_chain(
+                            s,
+                            &mut bus,
+                            blocks,
+                            &insns[..n],
+                            entry,
+                            &mut now,
+                            &mut retired,
+                            limit,
+                        ),
+                        None => plain_block(s, &mut bus, &insns[..n], entry),
+                    };
                     now += done as u64;
                     (done, pc, len, last, None)
                 } else if let Some(block) = block.filter(|_| {
@@ -521,7 +534,7 @@ impl Core {
                         &mut bus,
                         &insns[..n],
                         &deps[..n],
-                        blocks.live(block),
+                        blocks.live(block.id),
                         entry,
                         pipe,
                         stats,
@@ -998,9 +1011,17 @@ fn settle<const REC: bool>(
     pc: u32,
     len: u32,
 ) -> Option<CoreExit> {
+    // The two common outcomes first, tested rather than dispatched on.
+    if step == Step::Next {
+        s.pc = fallthrough(s, pc, len);
+        return None;
+    }
+    if let Step::Jump { target } = step {
+        s.pc = target;
+        return None;
+    }
     match step {
-        Step::Next => s.pc = fallthrough(s, pc, len),
-        Step::Jump { target } => s.pc = target,
+        Step::Next | Step::Jump { .. } => unreachable!("handled above"),
         Step::Trap { num } => {
             s.pc = pc.wrapping_add(len);
             return Some(CoreExit::Trap { num, pc });
@@ -1067,7 +1088,7 @@ fn build_block<const REC: bool>(
     blocks: &mut BlockCache,
     bus: &mut CoreBus<'_, REC>,
     pc: u32,
-) -> Result<u32, Option<MemFault>> {
+) -> Result<Found, Option<MemFault>> {
     if pc & 1 != 0 {
         return Err(Some(MemFault::Unaligned));
     }
@@ -1079,6 +1100,7 @@ fn build_block<const REC: bool>(
     };
     let mut insns = [Insn {
         op: epsim_isa::Op::Nop,
+        pc: 0,
         len: 2,
         class: OpClass::Control,
     }; MAX_BLOCK];
@@ -1088,6 +1110,7 @@ fn build_block<const REC: bool>(
         let d = decode(mem.word_for_decode(off));
         insns[n] = Insn {
             op: d.op,
+            pc: pc.wrapping_add(off - start),
             len: d.len,
             class: d.op.class(),
         };
@@ -1121,6 +1144,7 @@ fn remote_insn<const REC: bool>(
         let class = d.op.class();
         one.0[0] = Insn {
             op: d.op,
+            pc,
             len: d.len,
             class,
         };
