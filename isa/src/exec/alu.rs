@@ -33,8 +33,8 @@ fn set_logic(s: &mut ArchState, r: u32) {
 #[inline(always)]
 fn do_add(s: &mut ArchState, rd: u8, a: u32, b: u32) -> Step {
     let (r, c) = a.overflowing_add(b);
-    // Signed overflow: operands of equal sign, result of the other sign.
-    let v = (!(a ^ b) & (a ^ r)) >> 31 != 0;
+    // Signed overflow (the host's own flag: one add sets both).
+    let v = (a as i32).overflowing_add(b as i32).1;
     s.set_reg(rd, r);
     set_arith(s, r, c, v);
     Step::Next
@@ -44,8 +44,8 @@ fn do_add(s: &mut ArchState, rd: u8, a: u32, b: u32) -> Step {
 #[inline(always)]
 fn do_sub(s: &mut ArchState, rd: u8, a: u32, b: u32) -> Step {
     let (r, borrow) = a.overflowing_sub(b);
-    // Signed overflow: operands of different sign, result sign differs from a.
-    let v = ((a ^ b) & (a ^ r)) >> 31 != 0;
+    // Signed overflow (the host's own flag: one subtract sets both).
+    let v = (a as i32).overflowing_sub(b as i32).1;
     s.set_reg(rd, r);
     set_arith(s, r, !borrow, v);
     Step::Next
