@@ -114,12 +114,17 @@ pub(super) fn plain_chain<'b, const REC: bool>(
 /// Timed blocks of `n` instructions are memoised only `memo_margin(n,
 /// local)` cycles or more before the budget ends: a memoised block is
 /// executed before it is timed, so it must not be able to reach the end of
-/// the budget. A memoisable block starts with every operand and its fetch
-/// ready within `memo::HORIZON` cycles and touches no external or remote
-/// memory, so when its code is in local SRAM no instruction of it waits
-/// more than the longest result latency, a taken branch and a few bank
-/// conflicts: far below [`MEMO_CYCLES_PER_INSN`] cycles. Code elsewhere
-/// (each line fetched from DRAM) keeps the old, fixed margin.
+/// the budget. A block that runs here touches local memory only (timed mode
+/// sends every external and remote access through the machine, which ends
+/// the block there), and a memoisable one starts with every operand and its
+/// fetch ready within `memo::HORIZON` cycles. So when its code is in local
+/// SRAM, each instruction issues at most [`MEMO_CYCLES_PER_INSN`] cycles
+/// after the one before: one cycle to issue, the longest result latency it
+/// can wait for (an FPU result in round-to-nearest mode, 5), a fetch of a
+/// new line (2) and a bank conflict of that fetch with a load or store (1);
+/// a taken branch ends the block. A debug assertion checks the bound on
+/// every replay. Code elsewhere (each line fetched from DRAM) keeps a fixed
+/// margin of 2048.
 #[inline(always)]
 pub(super) fn memo_margin(n: usize, local: bool) -> u64 {
     if local {
@@ -130,11 +135,12 @@ pub(super) fn memo_margin(n: usize, local: bool) -> u64 {
 }
 
 /// Cycles a memoisable block's entry state can delay its first issue by
-/// (above `memo::HORIZON`).
+/// (`memo::HORIZON` is 15; a taken branch's refill and a pending fetch
+/// come on top).
 const MEMO_ENTRY: u64 = 64;
 /// A bound on the cycles one instruction of a memoisable block in local
-/// SRAM adds.
-const MEMO_CYCLES_PER_INSN: u64 = 32;
+/// SRAM adds (1 + 5 + 2 + 1 = 9, rounded up).
+const MEMO_CYCLES_PER_INSN: u64 = 12;
 
 /// Runs `insns` (a block's first ones, from `entry`) in timed mode without
 /// trace or timers: executes them as [`plain_block`] does, recording their
