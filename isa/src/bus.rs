@@ -101,6 +101,6 @@ pub enum Step {
     /// `rose`: the flag was clear before (the wired AND of the group's
     /// flags can rise only then).
     Wand { rose: bool },
-    /// SYNC executed: raise ILAT[0] in every core of the group.
+    /// SYNC executed: raise `ILAT[0]` in every core of the group.
     Sync,
 }

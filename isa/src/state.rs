@@ -2,7 +2,7 @@
 //! and the core's special registers (group 0 of MOVTS/MOVFS).
 //!
 //! Model decision owned here: which STATUS bits MOVTS may write (everything
-//! except ACTIVE, GID and KM, bits [2:0]; FSTATUS writes all of them), and
+//! except ACTIVE, GID and KM, bits `[2:0]`; FSTATUS writes all of them), and
 //! how the flags are stored (one `bool` each, composed into STATUS on read).
 
 /// STATUS bit positions (isa.md §3.4).
@@ -235,7 +235,7 @@ impl ArchState {
         };
     }
 
-    /// Writes STATUS as MOVTS does: bits [2:0] (ACTIVE, GID, KM) keep their value.
+    /// Writes STATUS as MOVTS does: bits `[2:0]` (ACTIVE, GID, KM) keep their value.
     pub fn set_status(&mut self, v: u32) {
         let keep = self.status_rest & (status::ACTIVE | status::GID | status::KM);
         self.set_status_all((v & !(status::ACTIVE | status::GID | status::KM)) | keep);

@@ -44,7 +44,7 @@ pub enum FaultPolicy {
     /// address (the default: what a user debugging a program wants).
     #[default]
     Stop,
-    /// Model the hardware: latch the software exception (EXCAUSE, ILAT[1])
+    /// Model the hardware: latch the software exception (EXCAUSE, `ILAT[1]`)
     /// and let the program's own handler run.
     Raise,
 }

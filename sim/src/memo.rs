@@ -29,8 +29,8 @@
 //!   hash);
 //! * entry values far enough in the past to be unable to delay any issue
 //!   are folded into one "long ago" value; values the record cannot
-//!   represent exactly (a slot ready more than [`HORIZON`] cycles ahead, a
-//!   fetch state older than [`PAST`] cycles, a blocked core) make the block
+//!   represent exactly (a slot ready more than `HORIZON` cycles ahead, a
+//!   fetch state older than `PAST` cycles, a blocked core) make the block
 //!   go through the detailed model;
 //! * blocks that touch external memory, run with the core timers counting,
 //!   are traced, or could reach the cycle budget are never memoised.

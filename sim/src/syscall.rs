@@ -160,7 +160,7 @@ pub struct Syscalls {
     pub stdout: Sink,
     pub stderr: Sink,
     pub stdin: Source,
-    /// argv as the guest sees it (argv[0] is the program name).
+    /// argv as the guest sees it (`argv[0]` is the program name).
     pub args: Vec<String>,
     /// Whether the guest may reach the host's file system (open, stat,
     /// unlink, link). When false those calls fail with EACCES.

@@ -1051,8 +1051,8 @@ fn counted(code: u32, ev: &Events) -> u64 {
 }
 
 /// Counts `ev` down on CTIMER0 and CTIMER1 as CONFIG selects. A timer that
-/// reaches zero latches its interrupt (CTIMER0 → ILAT[3], CTIMER1 →
-/// ILAT[4]) and stays at zero (E16: no wrap). True if one fired.
+/// reaches zero latches its interrupt (CTIMER0 → `ILAT[3]`, CTIMER1 →
+/// `ILAT[4]`) and stays at zero (E16: no wrap). True if one fired.
 pub fn tick_timers(s: &mut ArchState, ev: &Events) -> bool {
     let mut fired = false;
     for (timer, irq) in [(0, irq::TIMER0), (1, irq::TIMER1)] {
