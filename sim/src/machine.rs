@@ -490,16 +490,8 @@ impl Machine {
                     size: access.size,
                     kind: RemoteKind::Store(v),
                 };
-                let mut shared = Shared {
-                    dram: &mut self.dram,
-                    ext_base: self.config.ext_base,
-                };
-                let core = &mut self.cores[k];
-                let _ = core.serve(&mut shared, store, cycle);
-                if core.run != RunState::Halted {
-                    core.catch_up(cycle);
-                }
-                core.mesh_traffic(1);
+                let _ = self.serve_at(k, store, cycle);
+                self.cores[k].mesh_traffic(1);
             }
             // (One write sent to every other core, as in timed mode.)
             let others = self.cores.len() as u64 - 1;
@@ -514,15 +506,7 @@ impl Machine {
         let target = CoreId::from_bits(access.addr >> 20);
         let value = match self.config.core_index(target) {
             Some(t) => {
-                let mut shared = Shared {
-                    dram: &mut self.dram,
-                    ext_base: self.config.ext_base,
-                };
-                let target_core = &mut self.cores[t];
-                let value = target_core.serve(&mut shared, access, cycle);
-                if target_core.run != RunState::Halted {
-                    target_core.catch_up(cycle);
-                }
+                let value = self.serve_at(t, access, cycle);
                 // Transactions through each node's core port: the access,
                 // and a read's response.
                 let n = if matches!(access.kind, RemoteKind::Store(_)) {
@@ -530,7 +514,7 @@ impl Machine {
                 } else {
                     2
                 };
-                target_core.mesh_traffic(n);
+                self.cores[t].mesh_traffic(n);
                 self.cores[from].mesh_traffic(n);
                 value
             }
@@ -543,6 +527,21 @@ impl Machine {
             value,
             latency: 0,
         });
+    }
+
+    /// Functional mode: core `k` serves `access` in `cycle` and, unless it
+    /// is halted, catches up to that cycle.
+    fn serve_at(&mut self, k: usize, access: RemoteAccess, cycle: u64) -> Result<u64, MemFault> {
+        let mut shared = Shared {
+            dram: &mut self.dram,
+            ext_base: self.config.ext_base,
+        };
+        let core = &mut self.cores[k];
+        let value = core.serve(&mut shared, access, cycle);
+        if core.run != RunState::Halted {
+            core.catch_up(cycle);
+        }
+        value
     }
 
     /// Performs the moves core `i`'s DMA engine makes in cycle `t`. Each
