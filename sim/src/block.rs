@@ -75,6 +75,14 @@ pub struct Found {
     count: u32,
 }
 
+impl Found {
+    /// Where its instructions (and their timing facts) are in the cache.
+    #[inline(always)]
+    fn range(self) -> std::ops::Range<usize> {
+        self.first as usize..(self.first + self.count) as usize
+    }
+}
+
 /// The decoded blocks of one core, keyed by entry address.
 pub struct BlockCache {
     /// Direct-mapped by entry address.
@@ -158,13 +166,13 @@ impl BlockCache {
     /// The instructions of the block `found`.
     #[inline(always)]
     pub fn code(&self, found: Found) -> &[Insn] {
-        &self.insns[found.first as usize..(found.first + found.count) as usize]
+        &self.insns[found.range()]
     }
 
     /// The timing facts of the block `found`'s instructions.
     #[inline(always)]
     pub fn timing(&self, found: Found) -> &[Timing] {
-        &self.timing[found.first as usize..(found.first + found.count) as usize]
+        &self.timing[found.range()]
     }
 
     /// The live-in scoreboard slots of block `id`.

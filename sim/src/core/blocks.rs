@@ -54,8 +54,7 @@ pub(super) fn plain_block<const REC: bool>(
 /// cycles into `now` and `retired`, the PC) and runs that one. Returns the
 /// outcome of the last block run, which it has not settled, as
 /// [`plain_block`]: settling it is the caller's, exactly as if only that
-/// block had run. (The instruction loop is [`plain_block`]'s, written out
-/// here so that a jump's target goes straight to the next lookup.)
+/// block had run.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn plain_chain<'b, const REC: bool>(
@@ -63,36 +62,19 @@ pub(super) fn plain_chain<'b, const REC: bool>(
     bus: &mut CoreBus<'_, REC>,
     blocks: &'b BlockCache,
     mut insns: &'b [Insn],
-    entry: u32,
+    mut entry: u32,
     now: &mut u64,
     retired: &mut u64,
     limit: u64,
 ) -> (usize, u32, u32, Option<Step>) {
     loop {
-        let mut i = 0;
-        let mut jumped = None;
-        while let Some(insn) = insns.get(i) {
-            let step = exec_ref(s, bus, &insn.op, insn.pc, insn.len as u32);
-            i += 1;
-            if step != Step::Next {
-                if let Step::Jump { target } = step {
-                    jumped = Some(target);
-                    break;
-                }
-                // A stalled instruction did not execute.
-                let ran = i - usize::from(step == Step::Stall);
-                return (ran, insn.pc, insn.len as u32, Some(step));
-            }
-            if bus.attention {
-                return (i, insn.pc, insn.len as u32, None);
-            }
-        }
-        let Some(last) = i.checked_sub(1).and_then(|k| insns.get(k)) else {
-            return (0, entry, 0, None);
+        let outcome = plain_block(s, bus, insns, entry);
+        let (done, pc, len, last) = outcome;
+        let next = match last {
+            None if !bus.attention => pc.wrapping_add(len),
+            Some(Step::Jump { target }) => target,
+            _ => return outcome,
         };
-        let (pc, len) = (last.pc, last.len as u32);
-        let outcome = (i, pc, len, jumped.map(|target| Step::Jump { target }));
-        let next = jumped.unwrap_or(pc.wrapping_add(len));
         if s.lc != 0 || s.ilat & !s.imask != 0 || timers_on(s.config) {
             return outcome;
         }
@@ -100,14 +82,15 @@ pub(super) fn plain_chain<'b, const REC: bool>(
             return outcome;
         };
         let code = blocks.code(found);
-        let after = *now + i as u64;
+        let after = *now + done as u64;
         if after + code.len() as u64 > limit {
             return outcome;
         }
         *now = after;
-        *retired += i as u64;
+        *retired += done as u64;
         s.pc = next;
         insns = code;
+        entry = next;
     }
 }
 
