@@ -55,15 +55,16 @@ struct Block {
     live_count: u32,
 }
 
-/// An entry of the table from entry address to block: the block's number
-/// (plus one; 0 = empty) and where its instructions are, so that finding a
-/// block's code takes one load.
+/// An entry of the table from entry address to block: the entry address
+/// plus one (0: empty; addresses are even, so no entry is `u32::MAX`), the
+/// block's number and where its instructions are, so that finding a
+/// block's code takes one load and one comparison.
 #[derive(Clone, Copy, Debug, Default)]
 struct MapEntry {
-    entry: u32,
+    key: u32,
     id: u32,
     first: u32,
-    count: u32,
+    end: u32,
 }
 
 /// A block found in the cache.
@@ -72,21 +73,21 @@ pub struct Found {
     /// Its number.
     pub id: u32,
     first: u32,
-    count: u32,
+    end: u32,
 }
 
 impl Found {
     /// Where its instructions (and their timing facts) are in the cache.
     #[inline(always)]
     fn range(self) -> std::ops::Range<usize> {
-        self.first as usize..(self.first + self.count) as usize
+        self.first as usize..self.end as usize
     }
 }
 
 /// The decoded blocks of one core, keyed by entry address.
 pub struct BlockCache {
     /// Direct-mapped by entry address.
-    map: Vec<MapEntry>,
+    map: Box<[MapEntry; MAP_SIZE]>,
     blocks: Vec<Block>,
     insns: Vec<Insn>,
     /// `timing[i]` is what the timing model needs of `insns[i]`.
@@ -113,7 +114,10 @@ impl Default for BlockCache {
 impl BlockCache {
     pub fn new() -> BlockCache {
         BlockCache {
-            map: Vec::new(),
+            map: vec![MapEntry::default(); MAP_SIZE]
+                .into_boxed_slice()
+                .try_into()
+                .unwrap_or_else(|_| unreachable!("MAP_SIZE entries")),
             blocks: Vec::new(),
             insns: Vec::new(),
             timing: Vec::new(),
@@ -153,14 +157,12 @@ impl BlockCache {
     /// The block that starts at `pc`, if it is cached.
     #[inline(always)]
     pub fn lookup(&self, pc: u32) -> Option<Found> {
-        match self.map.get(Self::slot(pc)) {
-            Some(e) if e.entry == pc && e.id != 0 => Some(Found {
-                id: e.id - 1,
-                first: e.first,
-                count: e.count,
-            }),
-            _ => None,
-        }
+        let e = &self.map[Self::slot(pc)];
+        (e.key == pc.wrapping_add(1)).then_some(Found {
+            id: e.id,
+            first: e.first,
+            end: e.end,
+        })
     }
 
     /// The instructions of the block `found`.
@@ -188,9 +190,6 @@ impl BlockCache {
         if self.insns.len() + insns.len() > MAX_INSNS {
             self.clear();
         }
-        if self.map.is_empty() {
-            self.map = vec![MapEntry::default(); MAP_SIZE];
-        }
         let id = self.blocks.len() as u32;
         let first = self.insns.len();
         self.insns.extend_from_slice(insns);
@@ -202,18 +201,19 @@ impl BlockCache {
             live_count: live.len() as u32,
         });
         self.live.extend(live);
-        self.map[Self::slot(pc)] = MapEntry {
-            entry: pc,
-            id: id + 1,
-            first: first as u32,
-            count: insns.len() as u32,
-        };
-        self.built += 1;
-        Found {
+        let found = Found {
             id,
             first: first as u32,
-            count: insns.len() as u32,
-        }
+            end: (first + insns.len()) as u32,
+        };
+        self.map[Self::slot(pc)] = MapEntry {
+            key: pc.wrapping_add(1),
+            id,
+            first: found.first,
+            end: found.end,
+        };
+        self.built += 1;
+        found
     }
 }
 

@@ -8,7 +8,9 @@
 //! an older epoch is dropped before it is used again (`crate::block`). There
 //! is no other way to change the bytes, so self-modifying code, loader
 //! writes, host writes and DMA all see fresh decodes (DESIGN rule 3), and
-//! data writes pay one bit test.
+//! data writes pay one byte test: a byte of the bitmap covers 16 bytes of
+//! memory, and a store whose byte is zero ([`CodeMem::store_plain`]) needs
+//! no closer look.
 
 use epsim_isa::insn_len;
 
@@ -16,9 +18,10 @@ use epsim_isa::insn_len;
 /// halfwords decoded into cached blocks, and the code epoch.
 pub struct CodeMem {
     bytes: Vec<u8>,
-    /// One bit per halfword that some cached block decoded (allocated at
-    /// the first [`CodeMem::mark_code`]).
-    code: Vec<u64>,
+    /// One bit per halfword that some cached block decoded: bit `h & 7` of
+    /// byte `h >> 3` for halfword `h`, so byte `k` covers the 16 bytes from
+    /// `16 * k`.
+    code: Vec<u8>,
     /// Whether any bit of `code` may be set (the fast exit of writes).
     has_code: bool,
     /// Advanced by every write that changes decoded code.
@@ -30,7 +33,7 @@ impl CodeMem {
     pub fn new(size: u32) -> CodeMem {
         CodeMem {
             bytes: vec![0; size as usize],
-            code: Vec::new(),
+            code: vec![0; size.div_ceil(16) as usize],
             has_code: false,
             epoch: 0,
         }
@@ -75,6 +78,40 @@ impl CodeMem {
     #[inline(always)]
     pub fn contains(&self, off: u32, len: u32) -> bool {
         (off as u64 + len as u64) <= self.bytes.len() as u64
+    }
+
+    /// Reads `len` (1, 2, 4 or 8) bytes little-endian at `off` if they lie
+    /// inside this memory: the fast path of loads.
+    #[inline(always)]
+    pub fn load(&self, off: u32, len: u32) -> Option<u64> {
+        let o = off as usize;
+        let b = self.bytes.get(o..o + len as usize)?;
+        Some(match len {
+            1 => b[0] as u64,
+            2 => u16::from_le_bytes([b[0], b[1]]) as u64,
+            4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64,
+            _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
+        })
+    }
+
+    /// Writes the low `len` (1, 2, 4 or 8) bytes of `value` little-endian
+    /// at `off`, which is aligned to `len`, if they lie inside this memory
+    /// and no decoded code lies within the 16 bytes around them: the fast
+    /// path of stores. False (and nothing written) otherwise; then
+    /// [`CodeMem::write`] looks closer.
+    #[inline(always)]
+    pub fn store_plain(&mut self, off: u32, len: u32, value: u64) -> bool {
+        let o = off as usize;
+        if self.code.get(o >> 4).is_none_or(|&c| c != 0) {
+            return false;
+        }
+        match self.bytes.get_mut(o..o + len as usize) {
+            Some(b) => {
+                b.copy_from_slice(&value.to_le_bytes()[..len as usize]);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Reads `len` (1, 2, 4 or 8) bytes little-endian at `off`. The caller
@@ -155,11 +192,8 @@ impl CodeMem {
     /// Records that the halfwords of `[off, off + len)` were decoded into a
     /// cached block.
     pub fn mark_code(&mut self, off: u32, len: u32) {
-        if self.code.is_empty() {
-            self.code = vec![0; self.bytes.len().div_ceil(128)];
-        }
         for h in off >> 1..=(off + len - 1) >> 1 {
-            self.code[(h >> 6) as usize] |= 1 << (h & 63);
+            self.code[(h >> 3) as usize] |= 1 << (h & 7);
         }
         self.has_code = true;
     }
@@ -174,15 +208,15 @@ impl CodeMem {
         }
         let first = off >> 1;
         let last = (off + len - 1) >> 1;
-        let hit = if last - first < 64 {
-            // At most two bitmap words (every store, small bulk writes).
-            let (w0, w1) = ((first >> 6) as usize, (last >> 6) as usize);
-            let lo = !0u64 << (first & 63);
-            let hi = !0u64 >> (63 - (last & 63));
-            if w0 == w1 {
-                self.code[w0] & lo & hi != 0
+        let hit = if last - first < 8 {
+            // At most two bitmap bytes (every store, small bulk writes).
+            let (b0, b1) = ((first >> 3) as usize, (last >> 3) as usize);
+            let lo = !0u8 << (first & 7);
+            let hi = !0u8 >> (7 - (last & 7));
+            if b0 == b1 {
+                self.code[b0] & lo & hi != 0
             } else {
-                self.code[w0] & lo != 0 || self.code[w1] & hi != 0
+                self.code[b0] & lo != 0 || self.code[b1] & hi != 0
             }
         } else {
             self.any_code(first, last)
@@ -204,7 +238,7 @@ impl CodeMem {
     #[cold]
     #[inline(never)]
     fn any_code(&self, first: u32, last: u32) -> bool {
-        (first..=last).any(|h| self.code[(h >> 6) as usize] & 1 << (h & 63) != 0)
+        (first..=last).any(|h| self.code[(h >> 3) as usize] & 1 << (h & 7) != 0)
     }
 
     /// The instruction word at `off`: first halfword low, second high (zero
@@ -246,9 +280,29 @@ mod tests {
     }
 
     #[test]
-    fn marks_are_found_across_bitmap_words_and_by_bulk_writes() {
+    fn the_fast_paths_stay_inside_and_away_from_code() {
+        let mut m = CodeMem::new(256);
+        m.mark_code(0x40, 4);
+        // The 16 bytes around decoded code take the slow path, which finds
+        // the code exactly.
+        assert!(!m.store_plain(0x48, 4, 1));
+        assert!(!m.write(0x48, 4, 1), "no code at 0x48");
+        assert!(!m.store_plain(0x40, 2, 0));
+        assert_eq!(m.epoch(), 0);
+        assert!(m.store_plain(0x50, 8, 0x1122_3344_5566_7788));
+        assert_eq!(m.load(0x50, 8), Some(0x1122_3344_5566_7788));
+        assert_eq!(m.load(0x54, 2), Some(0x3344));
+        assert_eq!(m.load(0x48, 4), Some(1));
+        // Past the end: nothing read or written.
+        assert_eq!(m.load(0xfc, 8), None);
+        assert!(!m.store_plain(0x100, 4, 0));
+        assert_eq!(m.load(u32::MAX - 3, 4), None);
+    }
+
+    #[test]
+    fn marks_are_found_across_bitmap_bytes_and_by_bulk_writes() {
         let mut m = CodeMem::new(1024);
-        m.mark_code(0x7e, 4); // halfwords 63 and 64: two bitmap words
+        m.mark_code(0x7e, 4); // halfwords 63 and 64: two bitmap bytes
         assert!(m.write(0x78, 8, 0)); // halfwords 60..=63
         m.mark_code(0x80, 2);
         assert!(m.write(0x80, 2, 0));

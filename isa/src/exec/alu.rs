@@ -174,6 +174,14 @@ pub(super) fn movt(s: &mut ArchState, rd: u8, imm: u32) -> Step {
     Step::Next
 }
 
+/// `MOV rd, rn` (`MOV<cond>` with cond `Always`). No flags. isa.md §2.4.
+#[inline(always)]
+pub(super) fn mov(s: &mut ArchState, rd: u8, rn: u8) -> Step {
+    let v = s.reg(rn);
+    s.set_reg(rd, v);
+    Step::Next
+}
+
 /// `MOV<cond> rd, rn` (cond `Always` = `MOV rd, rn`). No flags. isa.md §2.2, §2.4.
 #[inline(always)]
 pub(super) fn mov_cond(s: &mut ArchState, cond: Cond, rd: u8, rn: u8) -> Step {

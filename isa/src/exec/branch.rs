@@ -4,6 +4,7 @@
 //! own address; the link value is `pc + len`; a register jump target has
 //! bit 0 cleared (instructions are halfword aligned).
 
+use super::stop;
 use crate::op::Cond;
 use crate::state::Flags;
 use crate::{ArchState, Step};
@@ -13,56 +14,105 @@ const LR: u8 = 14;
 
 /// Whether `cond` holds for `f` (isa.md §2.2). `Always` and `Link` are
 /// unconditional. Shared by `B<cond>` and `MOV<cond>`.
+///
+/// One lookup: bit `i` of `COND_TABLE[cond]` says whether `cond` holds
+/// when the flags read `i` (AZ, AN, AC, AV, BZ, BN from bit 0 up). A
+/// `match` on `cond` compiles to a jump table, an indirect branch on every
+/// conditional instruction, which costs the host more than the six loads.
 #[inline(always)]
 pub fn cond_holds(f: &Flags, cond: Cond) -> bool {
+    let i = f.az as u32
+        | (f.an as u32) << 1
+        | (f.ac as u32) << 2
+        | (f.av as u32) << 3
+        | (f.bz as u32) << 4
+        | (f.bn as u32) << 5;
+    COND_TABLE[cond as usize] >> i & 1 != 0
+}
+
+/// The definition of each condition, from which `COND_TABLE` is built.
+const fn holds(cond: Cond, az: bool, an: bool, ac: bool, av: bool, bz: bool, bn: bool) -> bool {
     match cond {
-        Cond::Eq => f.az,
-        Cond::Ne => !f.az,
-        Cond::Gtu => !f.az & f.ac,
-        Cond::Gteu => f.ac,
-        Cond::Lteu => f.az | !f.ac,
-        Cond::Ltu => !f.ac,
-        Cond::Gt => !f.az & (f.av == f.an),
-        Cond::Gte => f.av == f.an,
-        Cond::Lt => f.av != f.an,
-        Cond::Lte => f.az | (f.av != f.an),
-        Cond::Beq => f.bz,
-        Cond::Bne => !f.bz,
-        Cond::Blt => f.bn & !f.bz,
-        Cond::Blte => f.bn | f.bz,
+        Cond::Eq => az,
+        Cond::Ne => !az,
+        Cond::Gtu => !az & ac,
+        Cond::Gteu => ac,
+        Cond::Lteu => az | !ac,
+        Cond::Ltu => !ac,
+        Cond::Gt => !az & (av == an),
+        Cond::Gte => av == an,
+        Cond::Lt => av != an,
+        Cond::Lte => az | (av != an),
+        Cond::Beq => bz,
+        Cond::Bne => !bz,
+        Cond::Blt => bn & !bz,
+        Cond::Blte => bn | bz,
         Cond::Always | Cond::Link => true,
     }
 }
 
+/// Per condition, the flag values (as in [`cond_holds`]) it holds for.
+const COND_TABLE: [u64; 16] = {
+    let mut t = [0u64; 16];
+    let mut c = 0;
+    while c < 16 {
+        let mut i = 0;
+        while i < 64 {
+            let (az, an, ac) = (i & 1 != 0, i & 2 != 0, i & 4 != 0);
+            let (av, bz, bn) = (i & 8 != 0, i & 16 != 0, i & 32 != 0);
+            if holds(Cond::from_bits(c), az, an, ac, av, bz, bn) {
+                t[c as usize] |= 1 << i;
+            }
+            i += 1;
+        }
+        c += 1;
+    }
+    t
+};
+
 /// `B<cond> simm8/simm24`, `B`, `BL`: if the condition holds, jump to
-/// `pc + disp`; `BL` first sets LR = `pc + len`. No flags. isa.md §2.5.
+/// `pc + disp` (false, with the jump in `out`); `BL` first sets LR =
+/// `pc + len`. No flags. isa.md §2.5.
 #[inline(always)]
-pub(super) fn bcond(s: &mut ArchState, cond: Cond, disp: i32, pc: u32, len: u32) -> Step {
+pub(super) fn bcond(
+    s: &mut ArchState,
+    cond: Cond,
+    disp: i32,
+    pc: u32,
+    len: u32,
+    out: &mut Step,
+) -> bool {
     if !cond_holds(&s.flags, cond) {
-        return Step::Next;
+        return true;
     }
     if cond == Cond::Link {
         s.set_reg(LR, pc.wrapping_add(len));
     }
-    Step::Jump {
-        target: pc.wrapping_add(disp as u32),
-    }
+    stop(
+        out,
+        Step::Jump {
+            target: pc.wrapping_add(disp as u32),
+        },
+    )
 }
 
 /// `JR rn` (and `RTS` = `JR r14`): jump to `rn` (bit 0 cleared). No flags.
 /// isa.md §2.5.
 #[inline(always)]
-pub(super) fn jr(s: &mut ArchState, rn: u8) -> Step {
-    Step::Jump {
-        target: s.reg(rn) & !1,
-    }
+pub(super) fn jr(s: &mut ArchState, rn: u8, out: &mut Step) -> bool {
+    stop(
+        out,
+        Step::Jump {
+            target: s.reg(rn) & !1,
+        },
+    )
 }
 
 /// `JALR rn`: LR = `pc + len`, jump to the old `rn` (bit 0 cleared), so
 /// `JALR r14` jumps to the previous LR. No flags. isa.md §2.5.
 #[inline(always)]
-pub(super) fn jalr(s: &mut ArchState, rn: u8, pc: u32, len: u32) -> Step {
+pub(super) fn jalr(s: &mut ArchState, rn: u8, pc: u32, len: u32, out: &mut Step) -> bool {
     let target = s.reg(rn) & !1;
     s.set_reg(LR, pc.wrapping_add(len));
-    Step::Jump { target }
+    stop(out, Step::Jump { target })
 }

@@ -13,6 +13,11 @@
 //! * sub-word loads zero-extend; stores answered `Pending` are posted and
 //!   complete like `Ready`.
 
+// Each form takes its operand fields one by one, plus the state, the bus
+// and the result slot.
+#![allow(clippy::too_many_arguments)]
+
+use super::stop;
 use crate::bus::{Access, MemFault};
 use crate::op::Size;
 use crate::{ArchState, Bus, Step};
@@ -60,6 +65,8 @@ fn index(base: u32, idx: u32, sub: bool) -> u32 {
 }
 
 /// A load from `ea` into `rd`; `wb = Some((rn, new_base))` for post-modify.
+/// True when it completed (the instruction falls through); otherwise the
+/// step is in `out`.
 #[inline(always)]
 fn load<B: Bus>(
     s: &mut ArchState,
@@ -68,9 +75,10 @@ fn load<B: Bus>(
     rd: u8,
     ea: u32,
     wb: Option<(u8, u32)>,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     if let Some(fault) = check(size, rd, ea) {
-        return fault;
+        return stop(out, fault);
     }
     match bus.load(s, ea, size) {
         Access::Ready(v) => {
@@ -78,20 +86,21 @@ fn load<B: Bus>(
             if let Some((rn, base)) = wb {
                 s.set_reg(rn, base);
             }
-            Step::Next
+            true
         }
         Access::Pending => {
             if let Some((rn, base)) = wb {
                 s.set_reg(rn, base);
             }
-            Step::LoadPending { rd, size }
+            stop(out, Step::LoadPending { rd, size })
         }
-        Access::Busy => Step::Stall,
-        Access::Fault(fault) => Step::Fault { addr: ea, fault },
+        Access::Busy => stop(out, Step::Stall),
+        Access::Fault(fault) => stop(out, Step::Fault { addr: ea, fault }),
     }
 }
 
-/// A store of `rd` (or the pair `rd`, `rd + 1`) to `ea`; `wb` as for [`load`].
+/// A store of `rd` (or the pair `rd`, `rd + 1`) to `ea`; `wb` and the
+/// result as for [`load`].
 #[inline(always)]
 fn store<B: Bus>(
     s: &mut ArchState,
@@ -100,9 +109,10 @@ fn store<B: Bus>(
     rd: u8,
     ea: u32,
     wb: Option<(u8, u32)>,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     if let Some(fault) = check(size, rd, ea) {
-        return fault;
+        return stop(out, fault);
     }
     let value = if size == Size::Double {
         u64::from(s.reg(rd)) | (u64::from(s.reg(rd | 1)) << 32)
@@ -114,10 +124,10 @@ fn store<B: Bus>(
             if let Some((rn, base)) = wb {
                 s.set_reg(rn, base);
             }
-            Step::Next
+            true
         }
-        Access::Busy => Step::Stall,
-        Access::Fault(fault) => Step::Fault { addr: ea, fault },
+        Access::Busy => stop(out, Step::Stall),
+        Access::Fault(fault) => stop(out, Step::Fault { addr: ea, fault }),
     }
 }
 
@@ -130,9 +140,10 @@ pub(super) fn ld_disp<B: Bus>(
     rd: u8,
     rn: u8,
     off: i32,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = s.reg(rn).wrapping_add(off as u32);
-    load(s, bus, size, rd, ea, None)
+    load(s, bus, size, rd, ea, None, out)
 }
 
 /// `LDR{B,H,,D} rd, [rn, ±rm]`: ea = rn ± rm. No flags. isa.md §2.6.
@@ -145,9 +156,10 @@ pub(super) fn ld_index<B: Bus>(
     rn: u8,
     rm: u8,
     sub: bool,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = index(s.reg(rn), s.reg(rm), sub);
-    load(s, bus, size, rd, ea, None)
+    load(s, bus, size, rd, ea, None, out)
 }
 
 /// `LDR{B,H,,D} rd, [rn], ±rm`: ea = rn, then rn ← rn ± rm (rm unscaled).
@@ -161,10 +173,11 @@ pub(super) fn ld_post_reg<B: Bus>(
     rn: u8,
     rm: u8,
     sub: bool,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = s.reg(rn);
     let base = index(ea, s.reg(rm), sub);
-    load(s, bus, size, rd, ea, Some((rn, base)))
+    load(s, bus, size, rd, ea, Some((rn, base)), out)
 }
 
 /// `LDR{B,H,,D} rd, [rn], #±disp`: ea = rn, then rn ← rn + off. No flags.
@@ -177,7 +190,8 @@ pub(super) fn ld_post_disp<B: Bus>(
     rd: u8,
     rn: u8,
     off: i32,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = s.reg(rn);
     load(
         s,
@@ -186,6 +200,7 @@ pub(super) fn ld_post_disp<B: Bus>(
         rd,
         ea,
         Some((rn, ea.wrapping_add(off as u32))),
+        out,
     )
 }
 
@@ -198,9 +213,10 @@ pub(super) fn st_disp<B: Bus>(
     rd: u8,
     rn: u8,
     off: i32,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = s.reg(rn).wrapping_add(off as u32);
-    store(s, bus, size, rd, ea, None)
+    store(s, bus, size, rd, ea, None, out)
 }
 
 /// `STR{B,H,,D} rd, [rn, ±rm]`: mem[rn ± rm] ← rd. No flags. isa.md §2.6.
@@ -213,9 +229,10 @@ pub(super) fn st_index<B: Bus>(
     rn: u8,
     rm: u8,
     sub: bool,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = index(s.reg(rn), s.reg(rm), sub);
-    store(s, bus, size, rd, ea, None)
+    store(s, bus, size, rd, ea, None, out)
 }
 
 /// `STR{B,H,,D} rd, [rn], ±rm`: mem[rn] ← rd, then rn ← rn ± rm. No flags.
@@ -229,10 +246,11 @@ pub(super) fn st_post_reg<B: Bus>(
     rn: u8,
     rm: u8,
     sub: bool,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = s.reg(rn);
     let base = index(ea, s.reg(rm), sub);
-    store(s, bus, size, rd, ea, Some((rn, base)))
+    store(s, bus, size, rd, ea, Some((rn, base)), out)
 }
 
 /// `STR{B,H,,D} rd, [rn], #±disp`: mem[rn] ← rd, then rn ← rn + off.
@@ -245,7 +263,8 @@ pub(super) fn st_post_disp<B: Bus>(
     rd: u8,
     rn: u8,
     off: i32,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = s.reg(rn);
     store(
         s,
@@ -254,6 +273,7 @@ pub(super) fn st_post_disp<B: Bus>(
         rd,
         ea,
         Some((rn, ea.wrapping_add(off as u32))),
+        out,
     )
 }
 
@@ -268,22 +288,26 @@ pub(super) fn testset<B: Bus>(
     rn: u8,
     rm: u8,
     sub: bool,
-) -> Step {
+    out: &mut Step,
+) -> bool {
     let ea = index(s.reg(rn), s.reg(rm), sub);
     if let Some(fault) = check(Size::Word, rd, ea) {
-        return fault;
+        return stop(out, fault);
     }
     let value = s.reg(rd);
     match bus.testset(s, ea, value) {
         Access::Ready(old) => {
             s.set_reg(rd, old);
-            Step::Next
+            true
         }
-        Access::Pending => Step::LoadPending {
-            rd,
-            size: Size::Word,
-        },
-        Access::Busy => Step::Stall,
-        Access::Fault(fault) => Step::Fault { addr: ea, fault },
+        Access::Pending => stop(
+            out,
+            Step::LoadPending {
+                rd,
+                size: Size::Word,
+            },
+        ),
+        Access::Busy => stop(out, Step::Stall),
+        Access::Fault(fault) => stop(out, Step::Fault { addr: ea, fault }),
     }
 }

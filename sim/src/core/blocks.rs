@@ -3,7 +3,7 @@
 //! or instruction by instruction with the timing model, the trace and the
 //! core timers as asked.
 
-use epsim_isa::exec::exec_ref;
+use epsim_isa::exec::{exec_next, exec_ref};
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
@@ -27,71 +27,109 @@ pub(super) fn plain_block<const REC: bool>(
     insns: &[Insn],
     entry: u32,
 ) -> (usize, u32, u32, Option<Step>) {
+    if insns.is_empty() {
+        return (0, entry, 0, None);
+    }
+    let mut step = Step::Next;
+    let (k, stopped) = plain_run(s, bus, insns, &mut step);
+    outcome(insns, k, stopped, step)
+}
+
+/// The loop of [`plain_block`] over `insns` (not empty): the index of the
+/// last instruction it executed or tried, and whether that one did not
+/// fall through (its step is then in `step`). Kept apart from the outcome
+/// so that nothing is packed per block in [`plain_chain`].
+#[inline(always)]
+fn plain_run<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    step: &mut Step,
+) -> (usize, bool) {
     let mut i = 0;
     while let Some(insn) = insns.get(i) {
-        let step = exec_ref(s, bus, &insn.op, insn.pc, insn.len as u32);
-        if step != Step::Next {
-            // A stalled instruction did not execute.
-            let ran = i + usize::from(step != Step::Stall);
-            return (ran, insn.pc, insn.len as u32, Some(step));
+        if !exec_next(s, bus, &insn.op, insn.pc, insn.len as u32, step) {
+            return (i, true);
         }
-        i += 1;
         if bus.attention {
             break;
         }
+        i += 1;
     }
-    match i.checked_sub(1).and_then(|k| insns.get(k)) {
-        Some(last) => (i, last.pc, last.len as u32, None),
-        None => (0, entry, 0, None),
+    (i.min(insns.len() - 1), false)
+}
+
+/// [`plain_block`]'s result from [`plain_run`]'s.
+#[inline(always)]
+fn outcome(insns: &[Insn], k: usize, stopped: bool, step: Step) -> (usize, u32, u32, Option<Step>) {
+    let last = &insns[k];
+    if stopped {
+        // A stalled instruction did not execute.
+        let ran = k + usize::from(step != Step::Stall);
+        (ran, last.pc, last.len as u32, Some(step))
+    } else {
+        (k + 1, last.pc, last.len as u32, None)
     }
 }
 
 /// Functional mode's fast path: runs `insns` (a block's first ones, from
-/// `entry`) as [`plain_block`] does and then, while a block ends simply
-/// (falling through or jumping, with no hardware loop active, nothing for
-/// the system to look at, no interrupt pending and the timers off) and the
-/// block it goes to is cached and fits in the budget, settles it here (its
-/// cycles into `now` and `retired`, the PC) and runs that one. Returns the
-/// outcome of the last block run, which it has not settled, as
+/// `entry`; not empty) as [`plain_block`] does and then, while a block ends
+/// simply (jumping, or falling through with nothing for the system to look
+/// at) and no hardware loop is active, no interrupt pending and the timers
+/// off, and the block it goes to is cached and fits in the budget, settles
+/// it here (its cycles into `now` and `retired`, the PC) and runs that one.
+/// Returns the outcome of the last block run, which it has not settled, as
 /// [`plain_block`]: settling it is the caller's, exactly as if only that
 /// block had run.
-#[inline(always)]
+///
+/// Only MOVTS (which ends its block falling through) or a store that needs
+/// the system's attention can start a hardware loop, latch or unmask an
+/// interrupt, or start a timer; so after a block that ended with a jump
+/// those conditions need no new look.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 pub(super) fn plain_chain<'b, const REC: bool>(
     s: &mut ArchState,
     bus: &mut CoreBus<'_, REC>,
     blocks: &'b BlockCache,
     mut insns: &'b [Insn],
-    mut entry: u32,
     now: &mut u64,
     retired: &mut u64,
     limit: u64,
 ) -> (usize, u32, u32, Option<Step>) {
-    loop {
-        let outcome = plain_block(s, bus, insns, entry);
-        let (done, pc, len, last) = outcome;
-        let next = match last {
-            None if !bus.attention => pc.wrapping_add(len),
-            Some(Step::Jump { target }) => target,
-            _ => return outcome,
+    let quiet = |s: &ArchState| s.lc == 0 && s.ilat & !s.imask == 0 && !timers_on(s.config);
+    let budget = limit - *now;
+    // Instructions of the blocks settled here.
+    let mut settled = 0u64;
+    let mut free = quiet(s);
+    let mut step = Step::Next;
+    let (k, stopped) = loop {
+        let (k, stopped) = plain_run(s, bus, insns, &mut step);
+        let next = match (stopped, step) {
+            (true, Step::Jump { target }) if free => target,
+            (false, _) if free && !bus.attention => {
+                free = quiet(s);
+                if !free {
+                    break (k, stopped);
+                }
+                insns[k].pc.wrapping_add(insns[k].len as u32)
+            }
+            _ => break (k, stopped),
         };
-        if s.lc != 0 || s.ilat & !s.imask != 0 || timers_on(s.config) {
-            return outcome;
-        }
-        let Some(found) = blocks.lookup(next) else {
-            return outcome;
+        let Some(code) = blocks.lookup(next).map(|found| blocks.code(found)) else {
+            break (k, stopped);
         };
-        let code = blocks.code(found);
-        let after = *now + done as u64;
-        if after + code.len() as u64 > limit {
-            return outcome;
+        let after = settled + k as u64 + 1;
+        if after + code.len() as u64 > budget {
+            break (k, stopped);
         }
-        *now = after;
-        *retired += done as u64;
+        settled = after;
         s.pc = next;
         insns = code;
-        entry = next;
-    }
+    };
+    *now += settled;
+    *retired += settled;
+    outcome(insns, k, stopped, step)
 }
 
 /// Timed blocks of `n` instructions are memoised only `memo_margin(n,

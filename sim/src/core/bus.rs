@@ -18,7 +18,7 @@ pub const MMR_END: u32 = 0xF1000;
 
 /// Indexes into [`OtherRegs::mem`] (0xF0600, 0xF0604, 0xF0608).
 const MEMSTATUS: usize = 1;
-const MEMPROTECT: usize = 2;
+pub(super) const MEMPROTECT: usize = 2;
 /// MEMPROTECT: the core may not write off-chip; raise the memory fault.
 const PROTECT_CORE_XWR: u32 = 1 << 14;
 const PROTECT_EXC_EN: u32 = 1 << 15;
@@ -149,6 +149,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// Set when a store reached a memory-mapped register or decoded code:
     /// the running block must end after this instruction.
     pub(super) attention: bool,
+    /// MEMPROTECT protects some page of SRAM: stores to SRAM take the
+    /// slow path, which checks it.
+    pub(super) protected: bool,
     /// The last access (only with `REC` and `full_rec`).
     pub(super) rec: Option<MemAccess>,
     /// With `REC`: record each access in full in `rec` (the detailed
@@ -226,11 +229,14 @@ impl MemCodes {
 impl<const REC: bool> CoreBus<'_, REC> {
     /// Where a load or store to `addr` goes. An access through the core's
     /// own global address goes out to its mesh node and back, as a remote
-    /// one (on hardware it costs what a remote access at no hops costs).
-    /// In timed mode external memory is reached through the mesh too.
+    /// one (on hardware it costs what a remote access at no hops costs);
+    /// for the core whose id is 0 the two are the same and the access is
+    /// local. In timed mode external memory is reached through the mesh
+    /// too.
     #[inline(always)]
     pub(super) fn place(&self, addr: u32, len: u32) -> Place {
-        if addr >> 20 == self.id_bits {
+        let hi = addr >> 20;
+        if hi != 0 && hi == self.id_bits {
             return Place::Remote;
         }
         match self.place_local(addr, len) {
@@ -265,6 +271,22 @@ impl<const REC: bool> CoreBus<'_, REC> {
             return Place::Dram(ext);
         }
         Place::Unmapped
+    }
+
+    /// Records a load or store of local SRAM (with `REC`).
+    #[inline(always)]
+    fn note_sram(&mut self, addr: u32, size: Size, store: bool, value: u64) {
+        let place = Place::Sram(addr).timing();
+        self.codes.note(place, store, size);
+        if self.full_rec {
+            self.rec = Some(MemAccess {
+                store,
+                addr,
+                size,
+                value,
+                place,
+            });
+        }
     }
 
     /// An access the machine performs, as the semantics see it: `Busy`
@@ -382,7 +404,10 @@ impl<const REC: bool> CoreBus<'_, REC> {
                     }
                 }
             }
-            0x600..=0x60B => self.regs.mem[(w - 0x180) as usize] = v,
+            0x600..=0x60B => {
+                self.regs.mem[(w - 0x180) as usize] = v;
+                self.protected = self.regs.protects();
+            }
             0x700 => self.regs.meshconfig = v,
             0x708 => self.regs.multicast = v & 0xfff,
             0x70C => {
@@ -403,6 +428,14 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     #[inline(always)]
     fn load(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
         let len = size.bytes();
+        // Local SRAM first, in one bounds check (an address inside it has
+        // its top 12 bits zero).
+        if let Some(value) = self.sram.load(addr, len) {
+            if REC {
+                self.note_sram(addr, size, false, value);
+            }
+            return Access::Ready(value);
+        }
         let place = self.place(addr, len);
         let access = match place {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
@@ -442,6 +475,15 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             };
         }
         let len = size.bytes();
+        // Local SRAM first: one bounds check and one test for decoded code
+        // nearby (an address inside it has its top 12 bits zero, so
+        // multicast does not apply).
+        if !self.protected && self.sram.store_plain(addr, len, value) {
+            if REC {
+                self.note_sram(addr, size, true, value);
+            }
+            return Access::Ready(());
+        }
         let place = self.place(addr, len);
         match place {
             Place::Sram(off) => {

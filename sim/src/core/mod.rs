@@ -57,6 +57,14 @@ pub struct OtherRegs {
     pub resetcore: u32,
 }
 
+impl OtherRegs {
+    /// MEMPROTECT protects some page of SRAM (bits 7:0).
+    #[inline(always)]
+    pub fn protects(&self) -> bool {
+        self.mem[bus::MEMPROTECT] & 0xFF != 0
+    }
+}
+
 /// The fetch unit's buffer for code in another core's SRAM. There is no
 /// instruction cache: such code is read over the mesh an aligned 8-byte
 /// line at a time ([`RemoteKind::Fetch`]), never decoded into cached
@@ -314,6 +322,7 @@ impl Core {
             CoreBus {
                 id_bits: self.id.bits(),
                 sram: &mut self.sram,
+                protected: self.regs.protects(),
                 regs: &mut self.regs,
                 dram: shared.dram,
                 ext_base: shared.ext_base,
@@ -395,6 +404,7 @@ impl Core {
             let mut bus = CoreBus::<REC> {
                 id_bits: id.bits(),
                 sram,
+                protected: regs.protects(),
                 regs,
                 dram: shared.dram,
                 ext_base: shared.ext_base,
@@ -511,7 +521,6 @@ impl Core {
                             &mut bus,
                             blocks,
                             &insns[..n],
-                            entry,
                             &mut now,
                             &mut retired,
                             limit,
