@@ -85,7 +85,10 @@ impl CodeMem {
     #[inline(always)]
     pub fn load(&self, off: u32, len: u32) -> Option<u64> {
         let o = off as usize;
-        let b = self.bytes.get(o..o + len as usize)?;
+        let Some(b) = self.bytes.get(o..o + len as usize) else {
+            std::hint::cold_path();
+            return None;
+        };
         Some(match len {
             1 => b[0] as u64,
             2 => u16::from_le_bytes([b[0], b[1]]) as u64,

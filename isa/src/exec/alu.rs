@@ -16,7 +16,11 @@ fn set_arith(s: &mut ArchState, r: u32, c: bool, v: bool) {
     f.an = r >> 31 != 0;
     f.ac = c;
     f.av = v;
-    f.avs |= v;
+    // A store only on overflow, not `avs |= v`: that read-modify-write
+    // would chain every ADD and SUB through memory.
+    if v {
+        f.avs = true;
+    }
 }
 
 /// AZ/AN from `r`, AC = AV = 0, AVS unchanged.

@@ -52,9 +52,13 @@ pub(super) fn fpu(s: &mut ArchState, op: FpuOp, rd: u8, rn: u8, rm: u8) -> Step 
     };
     f.bn = r.bits >> 31 != 0;
     f.bv = r.exc & EXC_OVERFLOW != 0;
-    f.bvs |= f.bv;
-    f.bis |= r.exc & EXC_INVALID != 0;
-    f.bus |= r.exc & EXC_UNDERFLOW != 0;
+    // The sticky flags are stored only when they rise (a read-modify-write
+    // would chain every FPU instruction through memory).
+    if r.exc != 0 {
+        f.bvs |= f.bv;
+        f.bis |= r.exc & EXC_INVALID != 0;
+        f.bus |= r.exc & EXC_UNDERFLOW != 0;
+    }
     if r.exc & s.config & (config::IEN | config::OEN | config::UEN) != 0 {
         Step::Exception(Excause::Fpu)
     } else {

@@ -17,7 +17,7 @@
 // and the result slot.
 #![allow(clippy::too_many_arguments)]
 
-use super::stop;
+use super::rare;
 use crate::bus::{Access, MemFault};
 use crate::op::Size;
 use crate::{ArchState, Bus, Step};
@@ -78,7 +78,7 @@ fn load<B: Bus>(
     out: &mut Step,
 ) -> bool {
     if let Some(fault) = check(size, rd, ea) {
-        return stop(out, fault);
+        return rare(out, fault);
     }
     match bus.load(s, ea, size) {
         Access::Ready(v) => {
@@ -92,10 +92,10 @@ fn load<B: Bus>(
             if let Some((rn, base)) = wb {
                 s.set_reg(rn, base);
             }
-            stop(out, Step::LoadPending { rd, size })
+            rare(out, Step::LoadPending { rd, size })
         }
-        Access::Busy => stop(out, Step::Stall),
-        Access::Fault(fault) => stop(out, Step::Fault { addr: ea, fault }),
+        Access::Busy => rare(out, Step::Stall),
+        Access::Fault(fault) => rare(out, Step::Fault { addr: ea, fault }),
     }
 }
 
@@ -112,7 +112,7 @@ fn store<B: Bus>(
     out: &mut Step,
 ) -> bool {
     if let Some(fault) = check(size, rd, ea) {
-        return stop(out, fault);
+        return rare(out, fault);
     }
     let value = if size == Size::Double {
         u64::from(s.reg(rd)) | (u64::from(s.reg(rd | 1)) << 32)
@@ -126,8 +126,8 @@ fn store<B: Bus>(
             }
             true
         }
-        Access::Busy => stop(out, Step::Stall),
-        Access::Fault(fault) => stop(out, Step::Fault { addr: ea, fault }),
+        Access::Busy => rare(out, Step::Stall),
+        Access::Fault(fault) => rare(out, Step::Fault { addr: ea, fault }),
     }
 }
 
@@ -292,7 +292,7 @@ pub(super) fn testset<B: Bus>(
 ) -> bool {
     let ea = index(s.reg(rn), s.reg(rm), sub);
     if let Some(fault) = check(Size::Word, rd, ea) {
-        return stop(out, fault);
+        return rare(out, fault);
     }
     let value = s.reg(rd);
     match bus.testset(s, ea, value) {
@@ -300,14 +300,14 @@ pub(super) fn testset<B: Bus>(
             s.set_reg(rd, old);
             true
         }
-        Access::Pending => stop(
+        Access::Pending => rare(
             out,
             Step::LoadPending {
                 rd,
                 size: Size::Word,
             },
         ),
-        Access::Busy => stop(out, Step::Stall),
-        Access::Fault(fault) => stop(out, Step::Fault { addr: ea, fault }),
+        Access::Busy => rare(out, Step::Stall),
+        Access::Fault(fault) => rare(out, Step::Fault { addr: ea, fault }),
     }
 }

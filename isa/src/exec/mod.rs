@@ -33,25 +33,27 @@ use crate::{ArchState, Bus, Op, Size, Step};
 
 /// `$e` with `$z` bound to `$size` as a constant in each arm, so that the
 /// always-inlined access code is specialised for each size. Two bit tests,
-/// words first: a `match` compiles to a jump table, an indirect branch on
-/// every load and store, which costs the host more than two predictable
-/// conditional ones.
+/// words and doubles in line: a `match` compiles to a jump table, an
+/// indirect branch on every load and store, which costs the host more than
+/// two predictable conditional ones.
 macro_rules! by_size {
     ($size:expr, $z:ident => $e:expr) => {{
         let bits = $size as u8;
-        if bits & 2 != 0 {
+        if bits & 2 == 0 {
+            // Bytes and halves: laid out of the way of words and doubles.
+            std::hint::cold_path();
             if bits & 1 == 0 {
-                let $z = Size::Word;
+                let $z = Size::Byte;
                 $e
             } else {
-                let $z = Size::Double;
+                let $z = Size::Half;
                 $e
             }
         } else if bits & 1 == 0 {
-            let $z = Size::Byte;
+            let $z = Size::Word;
             $e
         } else {
-            let $z = Size::Half;
+            let $z = Size::Double;
             $e
         }
     }};
@@ -63,6 +65,14 @@ macro_rules! by_size {
 fn stop(out: &mut Step, step: Step) -> bool {
     *out = step;
     false
+}
+
+/// [`stop`] for an outcome that is rare (a fault, a stall, a split load):
+/// the compiler lays its code out of the way of the common one.
+#[inline(always)]
+fn rare(out: &mut Step, step: Step) -> bool {
+    std::hint::cold_path();
+    stop(out, step)
 }
 
 /// `step` in the result convention of [`exec_next`].

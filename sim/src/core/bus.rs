@@ -273,6 +273,39 @@ impl<const REC: bool> CoreBus<'_, REC> {
         Place::Unmapped
     }
 
+    /// A load from anywhere but local SRAM.
+    #[inline(always)]
+    fn load_elsewhere(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
+        let len = size.bytes();
+        let place = self.place(addr, len);
+        let access = match place {
+            Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
+            Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
+            Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
+                Some(v) => Access::Ready(v as u64),
+                None => Access::Fault(MemFault::Unmapped),
+            },
+            Place::Mmr(_) => Access::Fault(MemFault::Protected),
+            Place::Remote => return self.deferred(addr, size, RemoteKind::Load),
+            Place::Unmapped => Access::Fault(MemFault::Unmapped),
+        };
+        if REC {
+            if let Access::Ready(value) = access {
+                self.codes.note(place.timing(), false, size);
+                if self.full_rec {
+                    self.rec = Some(MemAccess {
+                        store: false,
+                        addr,
+                        size,
+                        value,
+                        place: place.timing(),
+                    });
+                }
+            }
+        }
+        access
+    }
+
     /// Records a load or store of local SRAM (with `REC`).
     #[inline(always)]
     fn note_sram(&mut self, addr: u32, size: Size, store: bool, value: u64) {
@@ -427,53 +460,20 @@ impl<const REC: bool> CoreBus<'_, REC> {
 impl<const REC: bool> Bus for CoreBus<'_, REC> {
     #[inline(always)]
     fn load(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
-        let len = size.bytes();
         // Local SRAM first, in one bounds check (an address inside it has
         // its top 12 bits zero).
-        if let Some(value) = self.sram.load(addr, len) {
-            if REC {
-                self.note_sram(addr, size, false, value);
-            }
-            return Access::Ready(value);
-        }
-        let place = self.place(addr, len);
-        let access = match place {
-            Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
-            Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
-            Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
-                Some(v) => Access::Ready(v as u64),
-                None => Access::Fault(MemFault::Unmapped),
-            },
-            Place::Mmr(_) => Access::Fault(MemFault::Protected),
-            Place::Remote => return self.deferred(addr, size, RemoteKind::Load),
-            Place::Unmapped => Access::Fault(MemFault::Unmapped),
+        let Some(value) = self.sram.load(addr, size.bytes()) else {
+            std::hint::cold_path();
+            return self.load_elsewhere(s, addr, size);
         };
         if REC {
-            if let Access::Ready(value) = access {
-                self.codes.note(place.timing(), false, size);
-                if self.full_rec {
-                    self.rec = Some(MemAccess {
-                        store: false,
-                        addr,
-                        size,
-                        value,
-                        place: place.timing(),
-                    });
-                }
-            }
+            self.note_sram(addr, size, false, value);
         }
-        access
+        Access::Ready(value)
     }
 
     #[inline(always)]
     fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
-        if addr >> 20 != 0 && (s.config >> 12) & 0xF == CTRLMODE_MULTICAST {
-            return match self.deferred(addr, size, RemoteKind::Multicast(value)) {
-                Access::Ready(_) => Access::Ready(()),
-                Access::Fault(f) => Access::Fault(f),
-                _ => Access::Busy,
-            };
-        }
         let len = size.bytes();
         // Local SRAM first: one bounds check and one test for decoded code
         // nearby (an address inside it has its top 12 bits zero, so
@@ -483,6 +483,14 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 self.note_sram(addr, size, true, value);
             }
             return Access::Ready(());
+        }
+        std::hint::cold_path();
+        if addr >> 20 != 0 && (s.config >> 12) & 0xF == CTRLMODE_MULTICAST {
+            return match self.deferred(addr, size, RemoteKind::Multicast(value)) {
+                Access::Ready(_) => Access::Ready(()),
+                Access::Fault(f) => Access::Fault(f),
+                _ => Access::Busy,
+            };
         }
         let place = self.place(addr, len);
         match place {
