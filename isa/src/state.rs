@@ -92,6 +92,7 @@ pub enum Excause {
 /// The arithmetic flags, one `bool` each (isa.md §2.1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[repr(C)]
 pub struct Flags {
     pub az: bool,
     pub an: bool,

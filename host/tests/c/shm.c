@@ -3,6 +3,7 @@
  * Usage: shm SHM_DEV.ELF */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <e-hal.h>
 #include <e-loader.h>
@@ -24,10 +25,15 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (e_open(&dev, 0, 0, 1, 1) != E_OK || e_load(argv[1], &dev, 0, 0, E_TRUE) != E_OK)
         return 1;
-    /* The core is done when it has halted (exit). */
+    /* The core is done when it has halted (exit). Wait up to 20 s: in free
+     * mode the simulation runs on its own thread, which a loaded machine
+     * may hold back for a while. */
     unsigned status = 0;
-    for (int poll = 0; poll < 100000 && !(status & 1); poll++)
+    for (int poll = 0; poll < 200000 && !(status & 1); poll++) {
         e_read(&dev, 0, 0, E_REG_DEBUGSTATUS, &status, sizeof status);
+        if (!(status & 1))
+            usleep(100);
+    }
     e_read(&shm, 0, 0, 128, reply, sizeof reply - 1);
     printf("host: %s\n", reply);
     e_close(&dev);

@@ -18,15 +18,24 @@ const LR: u8 = 14;
 /// One lookup: bit `i` of `COND_TABLE[cond]` says whether `cond` holds
 /// when the flags read `i` (AZ, AN, AC, AV, BZ, BN from bit 0 up). A
 /// `match` on `cond` compiles to a jump table, an indirect branch on every
-/// conditional instruction, which costs the host more than the six loads.
+/// conditional instruction, which costs the host more than this. The flags
+/// are the first eight bytes of [`Flags`] (`repr(C)`), read as one word;
+/// one multiplication gathers the six that conditions test (bytes 0-3, 5
+/// and 6, each 0 or 1) into the top byte, and carries AVS and BV (bytes 4
+/// and 7) out of it (checked for all 256 values by a test).
 #[inline(always)]
 pub fn cond_holds(f: &Flags, cond: Cond) -> bool {
-    let i = f.az as u32
-        | (f.an as u32) << 1
-        | (f.ac as u32) << 2
-        | (f.av as u32) << 3
-        | (f.bz as u32) << 4
-        | (f.bn as u32) << 5;
+    let w = u64::from_le_bytes([
+        f.az as u8,
+        f.an as u8,
+        f.ac as u8,
+        f.av as u8,
+        f.avs as u8,
+        f.bz as u8,
+        f.bn as u8,
+        f.bv as u8,
+    ]);
+    let i = w.wrapping_mul(0x0102_0408_0010_2000) >> 56;
     COND_TABLE[cond as usize] >> i & 1 != 0
 }
 

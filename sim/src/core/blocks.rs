@@ -31,44 +31,65 @@ pub(super) fn plain_block<const REC: bool>(
         return (0, entry, 0, None);
     }
     let mut step = Step::Next;
-    let (k, stopped) = plain_run(s, bus, insns, &mut step);
-    outcome(insns, k, stopped, step)
+    let ran = plain_run(s, bus, insns, &mut step);
+    outcome(insns, ran, step)
 }
 
-/// The loop of [`plain_block`] over `insns` (not empty): the index of the
-/// last instruction it executed or tried, and whether that one did not
-/// fall through (its step is then in `step`). Kept apart from the outcome
-/// so that nothing is packed per block in [`plain_chain`].
+/// How [`plain_run`] ended, with the index of the last instruction it
+/// executed or tried.
+#[derive(Clone, Copy)]
+enum Ran {
+    /// It fell through: the block's end, or a store that needs the
+    /// system's attention.
+    Fell(usize),
+    /// It jumped to the address.
+    Jumped(usize, u32),
+    /// Any other outcome, in the step.
+    Stopped(usize),
+}
+
+/// The loop of [`plain_block`] over `insns` (not empty). A jump's target
+/// comes back by itself, taken from the step where the jump left it, so
+/// that [`plain_chain`] needs nothing packed to go on.
 #[inline(always)]
 fn plain_run<const REC: bool>(
     s: &mut ArchState,
     bus: &mut CoreBus<'_, REC>,
     insns: &[Insn],
     step: &mut Step,
-) -> (usize, bool) {
+) -> Ran {
     let mut i = 0;
     while let Some(insn) = insns.get(i) {
         if !exec_next(s, bus, &insn.op, insn.pc, insn.len as u32, step) {
-            return (i, true);
+            return match *step {
+                Step::Jump { target } => Ran::Jumped(i, target),
+                _ => Ran::Stopped(i),
+            };
         }
         if bus.attention {
             break;
         }
         i += 1;
     }
-    (i.min(insns.len() - 1), false)
+    Ran::Fell(i.min(insns.len() - 1))
 }
 
 /// [`plain_block`]'s result from [`plain_run`]'s.
 #[inline(always)]
-fn outcome(insns: &[Insn], k: usize, stopped: bool, step: Step) -> (usize, u32, u32, Option<Step>) {
-    let last = &insns[k];
-    if stopped {
-        // A stalled instruction did not execute.
-        let ran = k + usize::from(step != Step::Stall);
-        (ran, last.pc, last.len as u32, Some(step))
-    } else {
-        (k + 1, last.pc, last.len as u32, None)
+fn outcome(insns: &[Insn], ran: Ran, step: Step) -> (usize, u32, u32, Option<Step>) {
+    match ran {
+        Ran::Fell(k) => (k + 1, insns[k].pc, insns[k].len as u32, None),
+        Ran::Jumped(k, target) => (
+            k + 1,
+            insns[k].pc,
+            insns[k].len as u32,
+            Some(Step::Jump { target }),
+        ),
+        Ran::Stopped(k) => {
+            // A stalled instruction did not execute.
+            let ran = k + usize::from(step != Step::Stall);
+            (ran, insns[k].pc, insns[k].len as u32, Some(step))
+        }
     }
 }
 
@@ -103,25 +124,25 @@ pub(super) fn plain_chain<'b, const REC: bool>(
     let mut settled = 0u64;
     let mut free = quiet(s);
     let mut step = Step::Next;
-    let (k, stopped) = loop {
-        let (k, stopped) = plain_run(s, bus, insns, &mut step);
-        let next = match (stopped, step) {
-            (true, Step::Jump { target }) if free => target,
-            (false, _) if free && !bus.attention => {
+    let ran = loop {
+        let ran = plain_run(s, bus, insns, &mut step);
+        let (k, next) = match ran {
+            Ran::Jumped(k, target) if free => (k, target),
+            Ran::Fell(k) if free && !bus.attention => {
                 free = quiet(s);
                 if !free {
-                    break (k, stopped);
+                    break ran;
                 }
-                insns[k].pc.wrapping_add(insns[k].len as u32)
+                (k, insns[k].pc.wrapping_add(insns[k].len as u32))
             }
-            _ => break (k, stopped),
+            _ => break ran,
         };
         let Some(code) = blocks.lookup(next).map(|found| blocks.code(found)) else {
-            break (k, stopped);
+            break ran;
         };
         let after = settled + k as u64 + 1;
         if after + code.len() as u64 > budget {
-            break (k, stopped);
+            break ran;
         }
         settled = after;
         s.pc = next;
@@ -129,7 +150,7 @@ pub(super) fn plain_chain<'b, const REC: bool>(
     };
     *now += settled;
     *retired += settled;
-    outcome(insns, k, stopped, step)
+    outcome(insns, ran, step)
 }
 
 /// Timed blocks of `n` instructions are memoised only `memo_margin(n,
