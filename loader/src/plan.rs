@@ -47,7 +47,7 @@ impl LoadPlan {
         for s in &symbols {
             let better = best
                 .get(s.name.as_str())
-                .map_or(true, |b| s.binding.rank() < b.rank());
+                .is_none_or(|b| s.binding.rank() < b.rank());
             if better {
                 best.insert(&s.name, s.binding);
                 by_name.insert(s.name.clone(), s.addr);
