@@ -622,3 +622,29 @@ fn resetcore_resets_another_core_and_sync_starts_it_again() {
     }
     same_as_strict(&["--group", "1x2", "../firmware/multi/resetcore.elf"]);
 }
+
+#[test]
+fn the_core_whose_id_is_0_reaches_its_sram_as_local_memory() {
+    // A 33x1 chip starts at row 0, column 0: the program runs on the core
+    // whose global addresses are its local ones. Its stack accesses are
+    // local, exactly as on the Parallella's first core (0x808).
+    for mode in ["functional", "timed"] {
+        let run = |chip: &str| {
+            let elf = "../firmware/bench/fib-short.elf";
+            let o = epsim(&["run", "--mode", mode, "--chip", chip, "--stats", elf]);
+            assert_eq!(o.status.code(), Some(0), "{mode} {chip}: {}", stdout(&o));
+            (stdout(&o), String::from_utf8_lossy(&o.stderr).into_owned())
+        };
+        let (out0, stats0) = run("33x1");
+        let (out, stats) = run("e16");
+        assert_eq!(out0, "fib(20) = 6765\n", "{mode}");
+        assert_eq!(out0, out, "{mode}");
+        // The same instructions and, timed, the same cycles.
+        let counts = |s: &str| {
+            s.lines()
+                .map(|l| l.split(" (").next().unwrap_or("").to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(counts(&stats0), counts(&stats), "{mode}");
+    }
+}
