@@ -291,25 +291,17 @@ impl<const REC: bool> CoreBus<'_, REC> {
         };
         if REC {
             if let Access::Ready(value) = access {
-                self.codes.note(place.timing(), false, size);
-                if self.full_rec {
-                    self.rec = Some(MemAccess {
-                        store: false,
-                        addr,
-                        size,
-                        value,
-                        place: place.timing(),
-                    });
-                }
+                self.note(place, addr, size, false, value);
             }
         }
         access
     }
 
-    /// Records a load or store of local SRAM (with `REC`).
+    /// Records a load or store that went to `place` (with `REC`): its
+    /// replay-key code and, with `full_rec`, the whole access.
     #[inline(always)]
-    fn note_sram(&mut self, addr: u32, size: Size, store: bool, value: u64) {
-        let place = Place::Sram(addr).timing();
+    fn note(&mut self, place: Place, addr: u32, size: Size, store: bool, value: u64) {
+        let place = place.timing();
         self.codes.note(place, store, size);
         if self.full_rec {
             self.rec = Some(MemAccess {
@@ -467,7 +459,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             return self.load_elsewhere(s, addr, size);
         };
         if REC {
-            self.note_sram(addr, size, false, value);
+            self.note(Place::Sram(addr), addr, size, false, value);
         }
         Access::Ready(value)
     }
@@ -480,7 +472,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         // multicast does not apply).
         if !self.protected && self.sram.store_plain(addr, len, value) {
             if REC {
-                self.note_sram(addr, size, true, value);
+                self.note(Place::Sram(addr), addr, size, true, value);
             }
             return Access::Ready(());
         }
@@ -527,16 +519,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             Place::Unmapped => return Access::Fault(MemFault::Unmapped),
         }
         if REC {
-            self.codes.note(place.timing(), true, size);
-            if self.full_rec {
-                self.rec = Some(MemAccess {
-                    store: true,
-                    addr,
-                    size,
-                    value,
-                    place: place.timing(),
-                });
-            }
+            self.note(place, addr, size, true, value);
         }
         Access::Ready(())
     }
@@ -570,14 +553,8 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         if REC {
             // TESTSET reads the old word and writes only if it was zero:
             // the record shows the write when there was one.
-            self.codes.note(place.timing(), old == 0, Size::Word);
-            self.rec = Some(MemAccess {
-                store: old == 0,
-                addr,
-                size: Size::Word,
-                value: if old == 0 { value as u64 } else { old as u64 },
-                place: place.timing(),
-            });
+            let shown = if old == 0 { value } else { old };
+            self.note(place, addr, Size::Word, old == 0, u64::from(shown));
         }
         Access::Ready(old)
     }
