@@ -79,30 +79,33 @@ const COND_TABLE: [u64; 16] = {
     t
 };
 
-/// `B<cond> simm8/simm24`, `B`, `BL`: if the condition holds, jump to
-/// `pc + disp` (false, with the jump in `out`); `BL` first sets LR =
-/// `pc + len`. No flags. isa.md §2.5.
+/// `B<cond> simm8/simm24`: if the condition holds, jump to `pc + disp`
+/// (false, with the jump in `out`). No flags. isa.md §2.5. `B` and `BL`
+/// are [`b`] and [`bl`].
 #[inline(always)]
-pub(super) fn bcond(
-    s: &mut ArchState,
-    cond: Cond,
-    disp: i32,
-    pc: u32,
-    len: u32,
-    out: &mut Step,
-) -> bool {
+pub(super) fn bcond(s: &ArchState, cond: Cond, disp: i32, pc: u32, out: &mut Step) -> bool {
     if !cond_holds(&s.flags, cond) {
         return true;
     }
-    if cond == Cond::Link {
-        s.set_reg(LR, pc.wrapping_add(len));
-    }
+    b(disp, pc, out)
+}
+
+/// `B simm`: jump to `pc + disp`. No flags. isa.md §2.5.
+#[inline(always)]
+pub(super) fn b(disp: i32, pc: u32, out: &mut Step) -> bool {
     stop(
         out,
         Step::Jump {
             target: pc.wrapping_add(disp as u32),
         },
     )
+}
+
+/// `BL simm`: LR = `pc + len`, jump to `pc + disp`. No flags. isa.md §2.5.
+#[inline(always)]
+pub(super) fn bl(s: &mut ArchState, disp: i32, pc: u32, len: u32, out: &mut Step) -> bool {
+    s.set_reg(LR, pc.wrapping_add(len));
+    b(disp, pc, out)
 }
 
 /// `JR rn` (and `RTS` = `JR r14`): jump to `rn` (bit 0 cleared). No flags.

@@ -125,13 +125,12 @@ pub fn exec_next<B: Bus>(
         Op::Bcond {
             cond: Cond::Always,
             disp,
-        } => stop(
-            out,
-            Step::Jump {
-                target: pc.wrapping_add(disp as u32),
-            },
-        ),
-        Op::Bcond { cond, disp } => branch::bcond(s, cond, disp, pc, len, out),
+        } => branch::b(disp, pc, out),
+        Op::Bcond {
+            cond: Cond::Link,
+            disp,
+        } => branch::bl(s, disp, pc, len, out),
+        Op::Bcond { cond, disp } => branch::bcond(s, cond, disp, pc, out),
         Op::Jr { rn } => branch::jr(s, rn, out),
         Op::Jalr { rn } => branch::jalr(s, rn, pc, len, out),
 
