@@ -89,7 +89,8 @@ pub enum Excause {
     IllegalAccess = 5,
 }
 
-/// The arithmetic flags, one `bool` each (isa.md §2.1).
+/// The arithmetic flags, one `bool` each (isa.md §2.1). `repr(C)` and in
+/// this order: `exec::cond_holds` reads the first eight as one word.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[repr(C)]

@@ -89,12 +89,7 @@ impl CodeMem {
             std::hint::cold_path();
             return None;
         };
-        Some(match len {
-            1 => b[0] as u64,
-            2 => u16::from_le_bytes([b[0], b[1]]) as u64,
-            4 => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64,
-            _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-        })
+        Some(le_value(b))
     }
 
     /// Writes the low `len` (1, 2, 4 or 8) bytes of `value` little-endian
@@ -122,26 +117,7 @@ impl CodeMem {
     #[inline(always)]
     pub fn read(&self, off: u32, len: u32) -> u64 {
         let o = off as usize;
-        match len {
-            1 => self.bytes[o] as u64,
-            2 => u16::from_le_bytes([self.bytes[o], self.bytes[o + 1]]) as u64,
-            4 => u32::from_le_bytes(self.word_at(o)) as u64,
-            _ => u64::from_le_bytes(self.dword_at(o)),
-        }
-    }
-
-    #[inline(always)]
-    fn word_at(&self, o: usize) -> [u8; 4] {
-        let mut w = [0; 4];
-        w.copy_from_slice(&self.bytes[o..o + 4]);
-        w
-    }
-
-    #[inline(always)]
-    fn dword_at(&self, o: usize) -> [u8; 8] {
-        let mut w = [0; 8];
-        w.copy_from_slice(&self.bytes[o..o + 8]);
-        w
+        le_value(&self.bytes[o..o + len as usize])
     }
 
     /// Writes the low `len` bytes of `value` little-endian at `off`; true if
@@ -254,6 +230,17 @@ impl CodeMem {
             0
         };
         h0 | h1 << 16
+    }
+}
+
+/// The value of 1, 2, 4 or 8 bytes, little-endian.
+#[inline(always)]
+fn le_value(b: &[u8]) -> u64 {
+    match *b {
+        [b0] => u64::from(b0),
+        [b0, b1] => u64::from(u16::from_le_bytes([b0, b1])),
+        [b0, b1, b2, b3] => u64::from(u32::from_le_bytes([b0, b1, b2, b3])),
+        _ => u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
     }
 }
 

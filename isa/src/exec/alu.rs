@@ -190,8 +190,7 @@ pub(super) fn mov(s: &mut ArchState, rd: u8, rn: u8) -> Step {
 #[inline(always)]
 pub(super) fn mov_cond(s: &mut ArchState, cond: Cond, rd: u8, rn: u8) -> Step {
     if cond_holds(&s.flags, cond) {
-        let v = s.reg(rn);
-        s.set_reg(rd, v);
+        return mov(s, rd, rn);
     }
     Step::Next
 }

@@ -22,7 +22,8 @@ const LR: u8 = 14;
 /// are the first eight bytes of [`Flags`] (`repr(C)`), read as one word;
 /// one multiplication gathers the six that conditions test (bytes 0-3, 5
 /// and 6, each 0 or 1) into the top byte, and carries AVS and BV (bytes 4
-/// and 7) out of it (checked for all 256 values by a test).
+/// and 7) out of it (`semantics_branch` checks every combination of the
+/// eleven flags).
 #[inline(always)]
 pub fn cond_holds(f: &Flags, cond: Cond) -> bool {
     let w = u64::from_le_bytes([

@@ -281,12 +281,11 @@ pub(super) fn memo_block<const REC: bool>(
     }
     // The detailed model over what ran.
     let (dual0, stalls0) = (stats.dual, stats.stalls);
-    let mut ipc = entry;
     let mut issue = None;
     let mut redirect = None;
     let mut k = 0;
     for i in 0..done {
-        let ilen = insns[i].len as u32;
+        let (ipc, ilen) = (insns[i].pc, insns[i].len as u32);
         let is = pipe.issue(&timing[i], ipc, ilen);
         let code = if insns[i].class == OpClass::LoadStore && k < nmem {
             k += 1;
@@ -317,7 +316,6 @@ pub(super) fn memo_block<const REC: bool>(
             redirect = Some(is.cycle + 1 + pipe.params.branch_taken);
         }
         issue = Some(is);
-        ipc = ipc.wrapping_add(ilen);
     }
     let last_issue = issue.map_or(base, |i| i.cycle);
     *now = last_issue + 1;
@@ -396,7 +394,7 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
     let mut last = None;
     let mut issued = None;
     for (insn, d) in insns.iter().zip(deps) {
-        let ipc = pc.wrapping_add(len);
+        let ipc = insn.pc;
         let class = insn.class;
         let issue = if TIMED {
             let issue = pipe.issue(d, ipc, insn.len as u32);

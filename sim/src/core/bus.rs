@@ -6,6 +6,7 @@ use epsim_isa::state::{irq, sreg};
 use epsim_isa::{Access, ArchState, Bus, MemFault, Size, Sreg};
 
 use super::{OtherRegs, DEBUG_HALT};
+use crate::config::CoreId;
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
 use crate::timing::{Pipeline, Place as TPlace};
@@ -226,7 +227,38 @@ impl MemCodes {
     }
 }
 
-impl<const REC: bool> CoreBus<'_, REC> {
+impl<'a, const REC: bool> CoreBus<'a, REC> {
+    /// The bus of core `id` over its SRAM and registers and the shared
+    /// memories, with nothing asked or answered yet; external memory is
+    /// reached directly (timed mode sets `dram_via_mesh`).
+    pub(super) fn new(
+        id: CoreId,
+        sram: &'a mut CodeMem,
+        regs: &'a mut OtherRegs,
+        shared: &'a mut Shared<'_>,
+        chip: Chip,
+    ) -> Self {
+        CoreBus {
+            id_bits: id.bits(),
+            sram,
+            protected: regs.protects(),
+            regs,
+            dram: &mut *shared.dram,
+            ext_base: shared.ext_base,
+            halt_requested: false,
+            reset_requested: false,
+            attention: false,
+            rec: None,
+            full_rec: true,
+            codes: MemCodes::EMPTY,
+            chip,
+            deferred: None,
+            answer: None,
+            dram_via_mesh: false,
+            remote_insn: None,
+        }
+    }
+
     /// Where a load or store to `addr` goes. An access through the core's
     /// own global address goes out to its mesh node and back, as a remote
     /// one (on hardware it costs what a remote access at no hops costs);

@@ -319,25 +319,7 @@ impl Core {
     pub fn bus<'a>(&'a mut self, shared: &'a mut Shared<'_>) -> (&'a mut ArchState, CoreBus<'a>) {
         (
             &mut self.state,
-            CoreBus {
-                id_bits: self.id.bits(),
-                sram: &mut self.sram,
-                protected: self.regs.protects(),
-                regs: &mut self.regs,
-                dram: shared.dram,
-                ext_base: shared.ext_base,
-                halt_requested: false,
-                reset_requested: false,
-                attention: false,
-                rec: None,
-                full_rec: true,
-                codes: MemCodes::EMPTY,
-                chip: self.chip,
-                deferred: None,
-                answer: None,
-                dram_via_mesh: false,
-                remote_insn: None,
-            },
+            CoreBus::new(self.id, &mut self.sram, &mut self.regs, shared, self.chip),
         )
     }
 
@@ -401,25 +383,9 @@ impl Core {
                 fetch_buf,
                 ..
             } = self;
-            let mut bus = CoreBus::<REC> {
-                id_bits: id.bits(),
-                sram,
-                protected: regs.protects(),
-                regs,
-                dram: shared.dram,
-                ext_base: shared.ext_base,
-                halt_requested: false,
-                reset_requested: false,
-                attention: false,
-                rec: None,
-                full_rec: true,
-                codes: MemCodes::EMPTY,
-                chip: *chip,
-                deferred: None,
-                answer: answer.take(),
-                dram_via_mesh: *dram_via_mesh,
-                remote_insn: None,
-            };
+            let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
+            bus.answer = answer.take();
+            bus.dram_via_mesh = *dram_via_mesh;
             // A one-instruction block for code in another core's SRAM.
             let mut one = (
                 [Insn {
@@ -500,7 +466,7 @@ impl Core {
                     n = n.min((limit - now) as usize);
                 }
                 if s.lc != 0 {
-                    n = n.min(upto_loop_end(insns, entry, s.le));
+                    n = n.min(upto_loop_end(insns, s.le));
                 }
                 // CONFIG changes only at block ends (MOVTS, or a store that
                 // sets `attention`).
@@ -989,19 +955,15 @@ fn wake_now(s: &mut ArchState) -> bool {
     }
 }
 
-/// How many of a block's instructions (from `entry`) to run so that the
+/// How many of a block's instructions to run so that the
 /// hardware loop's last instruction, at `le`, is the last one run: all of
 /// them unless `le` is one of their addresses.
 #[inline]
-fn upto_loop_end(insns: &[Insn], entry: u32, le: u32) -> usize {
-    let mut pc = entry;
-    for (k, insn) in insns.iter().enumerate() {
-        if pc == le {
-            return k + 1;
-        }
-        pc = pc.wrapping_add(insn.len as u32);
-    }
-    insns.len()
+fn upto_loop_end(insns: &[Insn], le: u32) -> usize {
+    insns
+        .iter()
+        .position(|insn| insn.pc == le)
+        .map_or(insns.len(), |k| k + 1)
 }
 
 /// Acts on the outcome `step` of the instruction at `pc` (`len` bytes),
