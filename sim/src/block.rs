@@ -67,6 +67,18 @@ struct MapEntry {
     end: u32,
 }
 
+/// The empty entry of the map's last slot. An empty slot's key is 0, which
+/// no lookup's `pc + 1` equals except that of pc 0xffffffff, and that pc
+/// falls in the last slot: there the empty key is 2, which no `pc + 1` of
+/// a pc in that slot can equal (its bits 1 to 11 are all ones, so `pc + 1`
+/// ends in twelve ones or twelve zeros).
+const EMPTY_LAST: MapEntry = MapEntry {
+    key: 2,
+    id: 0,
+    first: 0,
+    end: 0,
+};
+
 /// A block found in the cache.
 #[derive(Clone, Copy, Debug)]
 pub struct Found {
@@ -113,11 +125,13 @@ impl Default for BlockCache {
 
 impl BlockCache {
     pub fn new() -> BlockCache {
+        let mut map: Box<[MapEntry; MAP_SIZE]> = vec![MapEntry::default(); MAP_SIZE]
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("MAP_SIZE entries"));
+        map[MAP_SIZE - 1] = EMPTY_LAST;
         BlockCache {
-            map: vec![MapEntry::default(); MAP_SIZE]
-                .into_boxed_slice()
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("MAP_SIZE entries")),
+            map,
             blocks: Vec::new(),
             insns: Vec::new(),
             timing: Vec::new(),
@@ -143,6 +157,7 @@ impl BlockCache {
     fn clear(&mut self) {
         self.generation += 1;
         self.map.fill(MapEntry::default());
+        self.map[MAP_SIZE - 1] = EMPTY_LAST;
         self.blocks.clear();
         self.insns.clear();
         self.timing.clear();
@@ -272,6 +287,21 @@ mod tests {
         let id2 = c.insert(other, &nops(1)).id;
         assert_eq!(c.lookup(other).map(|f| f.id), Some(id2));
         assert!(c.lookup(0x100).is_none());
+    }
+
+    #[test]
+    fn no_empty_slot_answers_a_lookup() {
+        let mut c = BlockCache::new();
+        for pc in [0xffff_ffff, 0xffff_fffe, 0, 1, 0x7fff, 0x1ffe] {
+            assert!(c.lookup(pc).is_none(), "{pc:#x} in a new cache");
+        }
+        // A block in the last slot, then the cache dropped: still nothing.
+        let last = (MAP_SIZE as u32 - 1) * 2;
+        c.insert(last, &nops(1));
+        assert!(c.lookup(0xffff_ffff).is_none());
+        c.validate([1, 1]);
+        assert!(c.lookup(last).is_none());
+        assert!(c.lookup(0xffff_ffff).is_none());
     }
 
     #[test]

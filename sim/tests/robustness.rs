@@ -57,3 +57,25 @@ fn random_programs_never_panic_under_either_fault_policy() {
     // The sample must actually exercise several ways of stopping.
     assert!(kinds.len() >= 3, "only {kinds:?}");
 }
+
+/// Issue 14, item 1: a PC at the very top of the address space (an ELF
+/// entry of 0xffffffff, or a host writing it) is a fetch fault naming the
+/// core and the PC in both modes; it once matched an empty slot of the
+/// block map (functional: an index out of bounds) or spun (timed).
+#[test]
+fn a_pc_of_all_ones_is_a_fetch_fault_in_both_modes() {
+    for mode in [Mode::Functional, Mode::Timed] {
+        for pc in [0xffff_ffffu32, 0xffff_fffe, 0xffff_fff0] {
+            let mut m = common::machine_with_code(vec![0xa2, 0x01], FaultPolicy::Stop);
+            m.config.mode = mode;
+            m.cores[0].state.pc = pc;
+            let stop = m.run(Some(10_000));
+            let StopReason::Fault(f) = &stop else {
+                panic!("{mode:?} pc {pc:#x}: {stop:?}");
+            };
+            let text = f.to_string();
+            assert!(text.contains(&format!("{pc:#010x}")), "{text}");
+            assert!(text.contains("instruction fetch"), "{text}");
+        }
+    }
+}
