@@ -41,6 +41,39 @@ int epsim_step(void);
 /* Runs until no loaded core can run (all exited, halted, or asleep with
  * nothing to wake them): E_OK; or until max_cycles pass: E_WARN. */
 int epsim_run_until_idle(unsigned long long max_cycles);
+/* Runs the chip until the chip-relative cores (rows[i], cols[i]), i < n,
+ * are idle -- asleep in IDLE with no interrupt they would take latched (a
+ * timer not yet expired wakes nothing yet), halted, or exited, their DMA
+ * engines stopped -- all of them (any == 0) or at least one (any != 0).
+ * Stops in the cycle the condition starts to hold: epsim_now() is then
+ * that cycle (the one after the last IDLE's), every core and DMA engine
+ * has acted in every cycle before it, and nothing after it (the same in
+ * the fast and the strict scheduler). E_OK when it holds (at once, the
+ * clock unchanged, if it already does); E_WARN when max_cycles pass first,
+ * or at once when nothing on the chip can run any more and the condition
+ * does not hold (it never will); E_ERR on bad arguments (n == 0, a core
+ * outside the chip, NULL arrays). Works in both run modes. */
+int epsim_run_until_cores_idle(const unsigned *rows, const unsigned *cols,
+                               unsigned n, int any, unsigned long long max_cycles);
+/* Whether the chip-relative core is idle in the sense above, at the host's
+ * clock: 1, 0, or E_ERR (a core outside the chip). */
+int epsim_core_idle(unsigned row, unsigned col);
+/* Starts writing a trace of the chip to the file at path (created or
+ * truncated): format 0 = text, 1 = JSON lines, the records of `epsim run
+ * --trace` (README "Traces": one per instruction with its memory access,
+ * interrupts, serviced system calls) plus one record for every host
+ * access made through e-hal (e_read/e_write of SRAM, registers and DRAM,
+ * e_start, e_signal, e_halt, e_resume, resets, e_load): the host's clock,
+ * the kind, the target (core and offset, or DRAM device address) and the
+ * length. Accesses through e_alloc's pointer are not seen. Replaces (and
+ * closes) a trace already open. E_ERR, with a message on stderr, if the
+ * file cannot be created or format is neither. The environment variables
+ * EPSIM_TRACE=PATH and EPSIM_TRACE_FORMAT=text|json start the same trace
+ * at e_init. */
+int epsim_trace_start(const char *path, int format);
+/* Flushes and closes the trace: E_OK (also when none was open); E_ERR,
+ * with a message on stderr, if writing it failed. e_finalize does it too. */
+int epsim_trace_stop(void);
 /* The host's clock in cycles (0 before e_init). */
 unsigned long long epsim_now(void);
 int epsim_stats(epsim_stats_t *stats);

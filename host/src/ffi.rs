@@ -27,6 +27,7 @@ use std::ptr::{addr_of_mut, null_mut};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
+use epsim_sim::trace::TraceFormat;
 use epsim_sim::Mode;
 
 use crate::host::{Host, RunMode, Workgroup};
@@ -1302,6 +1303,89 @@ pub extern "C" fn epsim_run_until_idle(max_cycles: c_ulonglong) -> c_int {
             E_OK
         } else {
             E_WARN
+        }
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn epsim_run_until_cores_idle(
+    rows: *const c_uint,
+    cols: *const c_uint,
+    n: c_uint,
+    any: c_int,
+    max_cycles: c_ulonglong,
+) -> c_int {
+    const CALL: &str = "epsim_run_until_cores_idle";
+    with_host(CALL, |h| {
+        if rows.is_null() || cols.is_null() {
+            return fail(CALL, "rows or cols is NULL");
+        }
+        if n == 0 {
+            return fail(CALL, "n is 0: no cores to wait for");
+        }
+        // SAFETY: the caller passes n coordinates in each array.
+        let (rows, cols) = unsafe {
+            (
+                std::slice::from_raw_parts(rows, n as usize),
+                std::slice::from_raw_parts(cols, n as usize),
+            )
+        };
+        let cores: Vec<(u32, u32)> = rows.iter().copied().zip(cols.iter().copied()).collect();
+        match h.run_until_cores_idle(&cores, any != 0, max_cycles) {
+            Ok(true) => E_OK,
+            Ok(false) => E_WARN,
+            Err(e) => fail(CALL, e),
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_core_idle(row: c_uint, col: c_uint) -> c_int {
+    with_host("epsim_core_idle", |h| match h.core_idle(row, col) {
+        Ok(idle) => c_int::from(idle),
+        Err(e) => fail("epsim_core_idle", e),
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn epsim_trace_start(path: *const c_char, format: c_int) -> c_int {
+    const CALL: &str = "epsim_trace_start";
+    with_host(CALL, |h| {
+        if path.is_null() {
+            return fail(CALL, "path is NULL");
+        }
+        // SAFETY: the caller passes a C string.
+        let Ok(path) = (unsafe { CStr::from_ptr(path) }).to_str() else {
+            return fail(CALL, "the path is not UTF-8");
+        };
+        let format = match format {
+            0 => TraceFormat::Text,
+            1 => TraceFormat::Json,
+            _ => {
+                return fail(
+                    CALL,
+                    format!("format {format}: expected 0 (text) or 1 (JSON lines)"),
+                )
+            }
+        };
+        match h.trace_start(Path::new(path), format) {
+            Ok(()) => E_OK,
+            Err(e) => {
+                // Always said: the trace the caller asked for is missing.
+                eprintln!("e-hal: {CALL}: {e}");
+                E_ERR
+            }
+        }
+    })
+}
+
+#[no_mangle]
+pub extern "C" fn epsim_trace_stop() -> c_int {
+    with_host("epsim_trace_stop", |h| match h.trace_stop() {
+        Ok(()) => E_OK,
+        Err(e) => {
+            eprintln!("e-hal: epsim_trace_stop: the trace could not be written: {e}");
+            E_ERR
         }
     })
 }

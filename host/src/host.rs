@@ -33,7 +33,12 @@
 //! * **Host writes into DRAM through raw pointers** are not seen by the
 //!   decoded-code check: the decoded DRAM code is dropped whenever the host
 //!   starts, resumes or signals a core.
+//! * **Tracing** ([`Host::trace_start`], `EPSIM_TRACE`): the chip's
+//!   instruction trace plus one record per host access made through this
+//!   API (not through the DRAM pointer), at the host's clock when the
+//!   access takes effect, before the cost of the call.
 
+use std::io::BufWriter;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -43,7 +48,8 @@ use std::time::Duration;
 use epsim_isa::Size;
 use epsim_loader::Region;
 use epsim_sim::core::{RemoteAccess, RemoteKind, RunState, Shared};
-use epsim_sim::{Config, CoreId, Machine, Mode, StopReason, Syscalls};
+use epsim_sim::trace::{HostRecord, Trace, TraceFilter, TraceFormat};
+use epsim_sim::{Config, CoreId, IdleWatch, Machine, Mode, StopReason, Syscalls};
 
 use crate::platform::Platform;
 
@@ -134,6 +140,10 @@ pub enum HostError {
     /// The environment asks for something that cannot be set up.
     #[error("{0}")]
     Setup(String),
+    #[error("no cores given")]
+    NoCores,
+    #[error("cannot create the trace file {path}: {error}")]
+    Trace { path: String, error: std::io::Error },
 }
 
 /// What the host has done and what it cost.
@@ -257,6 +267,18 @@ impl Host {
             dram,
         };
         host.set_mode(mode);
+        if let Some(path) = std::env::var_os("EPSIM_TRACE").filter(|p| !p.is_empty()) {
+            let format = match std::env::var("EPSIM_TRACE_FORMAT").ok().as_deref() {
+                None | Some("") | Some("text") => TraceFormat::Text,
+                Some("json") => TraceFormat::Json,
+                Some(other) => {
+                    return Err(HostError::Setup(format!(
+                        "EPSIM_TRACE_FORMAT={other:?}: expected \"text\" or \"json\""
+                    )))
+                }
+            };
+            host.trace_start(Path::new(&path), format)?;
+        }
         if let Some(path) = std::env::var_os("EPSIM_TUI").filter(|p| !p.is_empty()) {
             let path = std::path::PathBuf::from(path);
             crate::view_server::listen(Arc::clone(&host.inner), &path)
@@ -333,6 +355,7 @@ impl Host {
         for i in 0..n {
             g.bring_up(i);
             g.machine.cores[i].reset();
+            g.record("reset", Some(i), reg::RESETCORE, 4);
         }
         g.charge(
             CALL_CYCLES + n as u64 * 2 * WRITE_TXN_CYCLES,
@@ -347,6 +370,7 @@ impl Host {
         let idx = self.indexes(cores)?;
         let mut g = self.inner.lock();
         for &i in &idx {
+            g.record("reset", Some(i), reg::RESETCORE, 4);
             g.reg_write(i, reg::DEBUGCMD, 1)?;
             g.reg_write(i, reg::CONFIG, 0x0100_0000)?;
             g.reg_write(i, reg::RESETCORE, 1)?;
@@ -426,6 +450,15 @@ impl Host {
         }
         let ids: Vec<CoreId> = idx.iter().map(|&i| self.config.core_at(i)).collect();
         g.machine.load_group(&plan, path, &ids)?;
+        for &i in &idx {
+            g.record("load", Some(i), 0, sram.into());
+        }
+        for s in &plan.segments {
+            if let Region::External { offset } = s.region {
+                let addr = self.config.ext_base.wrapping_add(offset);
+                g.record("load", None, addr, s.mem_size());
+            }
+        }
         let base = self.config.core_at(self.core_index(group.row, group.col)?);
         for (&i, &(r, c)) in idx.iter().zip(cores) {
             let core = &mut g.machine.cores[i];
@@ -482,26 +515,34 @@ impl Host {
 
     /// Raises the user interrupt (ILATST = 1 << 9), as `e_signal` does.
     pub fn signal(&self, row: u32, col: u32) -> Result<(), HostError> {
-        self.poke(row, col, reg::ILATST, USER_INT)
+        self.poke("signal", row, col, reg::ILATST, USER_INT)
     }
 
     /// Halts a core (DEBUGCMD = 1).
     pub fn halt(&self, row: u32, col: u32) -> Result<(), HostError> {
-        self.poke(row, col, reg::DEBUGCMD, 1)
+        self.poke("halt", row, col, reg::DEBUGCMD, 1)
     }
 
     /// Resumes a halted core (DEBUGCMD = 0).
     pub fn resume(&self, row: u32, col: u32) -> Result<(), HostError> {
-        self.poke(row, col, reg::DEBUGCMD, 0)
+        self.poke("resume", row, col, reg::DEBUGCMD, 0)
     }
 
     /// A register write the host makes to release or stop a core: code it
     /// may have written into DRAM through a pointer is decoded afresh.
-    fn poke(&self, row: u32, col: u32, off: u32, v: u32) -> Result<(), HostError> {
+    fn poke(
+        &self,
+        kind: &'static str,
+        row: u32,
+        col: u32,
+        off: u32,
+        v: u32,
+    ) -> Result<(), HostError> {
         let i = self.core_index(row, col)?;
         let mut g = self.inner.lock();
         g.machine.dram.invalidate_code();
         g.reg_write(i, off, v)?;
+        g.record(kind, Some(i), off, 4);
         g.charge(CALL_CYCLES + WRITE_TXN_CYCLES, 1, 0);
         drop(g);
         self.inner.wake.notify_all();
@@ -515,6 +556,7 @@ impl Host {
         let mut g = self.inner.lock();
         g.touch(i);
         buf.copy_from_slice(g.machine.cores[i].sram.read_bytes(off, buf.len() as u32));
+        g.record("read", Some(i), off, buf.len() as u64);
         let t = txns(off, buf.len());
         g.stats.bytes_read += buf.len() as u64;
         g.charge(CALL_CYCLES + t * READ_TXN_CYCLES, 0, t);
@@ -528,6 +570,7 @@ impl Host {
         let mut g = self.inner.lock();
         g.touch(i);
         g.machine.cores[i].sram.write_bytes(off, data);
+        g.record("write", Some(i), off, data.len() as u64);
         let t = txns(off, data.len());
         g.stats.bytes_written += data.len() as u64;
         g.idle = false;
@@ -547,6 +590,7 @@ impl Host {
         let i = self.core_index(row, col)?;
         let mut g = self.inner.lock();
         let v = g.reg(i, off, RemoteKind::Load)?;
+        g.record("read", Some(i), off, 4);
         g.stats.bytes_read += 4;
         g.charge(CALL_CYCLES + READ_TXN_CYCLES, 0, 1);
         Ok(v)
@@ -558,6 +602,7 @@ impl Host {
         let i = self.core_index(row, col)?;
         let mut g = self.inner.lock();
         g.reg_write(i, off, v)?;
+        g.record("write", Some(i), off, 4);
         g.stats.bytes_written += 4;
         g.charge(CALL_CYCLES + WRITE_TXN_CYCLES, 1, 0);
         drop(g);
@@ -582,6 +627,8 @@ impl Host {
         self.check_dram(off, buf.len())?;
         let mut g = self.inner.lock();
         buf.copy_from_slice(g.machine.dram.read_bytes(off, buf.len() as u32));
+        let addr = self.config.ext_base.wrapping_add(off);
+        g.record("read", None, addr, buf.len() as u64);
         g.stats.bytes_read += buf.len() as u64;
         g.charge(
             CALL_CYCLES + (buf.len() as u64).div_ceil(8) * DRAM_TXN_CYCLES,
@@ -596,6 +643,8 @@ impl Host {
         self.check_dram(off, data.len())?;
         let mut g = self.inner.lock();
         g.machine.dram.write_bytes(off, data);
+        let addr = self.config.ext_base.wrapping_add(off);
+        g.record("write", None, addr, data.len() as u64);
         g.stats.bytes_written += data.len() as u64;
         g.charge(
             CALL_CYCLES + (data.len() as u64).div_ceil(8) * DRAM_TXN_CYCLES,
@@ -635,6 +684,85 @@ impl Host {
         }
     }
 
+    /// Runs until the chip-relative `cores` are idle -- asleep in IDLE
+    /// with no interrupt they would take latched, halted, or exited, their
+    /// DMA engines stopped -- all of them, or `any` one, or `max` more
+    /// cycles pass. True in the first case: the host's clock is then the
+    /// first cycle the condition holds in (every agent has acted in the
+    /// cycles before it; timed mode gives the same with or without
+    /// `strict`), or unchanged if it held already. False if `max` cycles
+    /// passed first, or (at once, the clock where the chip stopped) if
+    /// nothing on the chip can run any more and the condition does not
+    /// hold: it never will.
+    pub fn run_until_cores_idle(
+        &self,
+        cores: &[(u32, u32)],
+        any: bool,
+        max: u64,
+    ) -> Result<bool, HostError> {
+        let idx = self.indexes(cores)?;
+        let n = self.config.rows as usize * self.config.cols as usize;
+        let mut watch = IdleWatch::new(&idx, any, n).ok_or(HostError::NoCores)?;
+        let mut g = self.inner.lock();
+        if watch.holds(&g.machine) {
+            return Ok(true);
+        }
+        let end = g.now.saturating_add(max);
+        Ok(g.run_watch_to(end, &mut watch))
+    }
+
+    /// Whether the chip-relative core is idle in the sense of
+    /// [`Host::run_until_cores_idle`], at the host's clock.
+    pub fn core_idle(&self, row: u32, col: u32) -> Result<bool, HostError> {
+        let i = self.core_index(row, col)?;
+        Ok(self.inner.lock().machine.core_idle(i))
+    }
+
+    /// Timed mode: every core runs at most one cycle at a time (the
+    /// reference order; results are identical, only slower).
+    pub fn set_strict(&self, strict: bool) {
+        let mut g = self.inner.lock();
+        g.machine.end_run_ahead();
+        g.machine.strict = strict;
+    }
+
+    /// Starts writing a trace to the file at `path` (created or
+    /// truncated), replacing one already open: the records of `epsim run
+    /// --trace` plus one per host access (README "Traces").
+    pub fn trace_start(&self, path: &Path, format: TraceFormat) -> Result<(), HostError> {
+        let file = std::fs::File::create(path).map_err(|error| HostError::Trace {
+            path: path.display().to_string(),
+            error,
+        })?;
+        let trace = Trace::new(
+            Box::new(BufWriter::new(file)),
+            format,
+            TraceFilter::default(),
+        );
+        let mut g = self.inner.lock();
+        // A core that ran ahead untraced must not go back and run again
+        // traced.
+        g.machine.end_run_ahead();
+        let old = g.machine.trace.replace(trace);
+        drop(g);
+        if let Some(mut old) = old {
+            if let Err(e) = old.finish() {
+                eprintln!("epsim: the trace being replaced could not be written: {e}");
+            }
+        }
+        Ok(())
+    }
+
+    /// Flushes and closes the trace, if one is open; the first error
+    /// writing it, if any.
+    pub fn trace_stop(&self) -> std::io::Result<()> {
+        let old = self.inner.lock().machine.trace.take();
+        match old {
+            Some(mut t) => t.finish(),
+            None => Ok(()),
+        }
+    }
+
     /// The host's clock (simulated cycles).
     pub fn now(&self) -> u64 {
         self.inner.lock().now
@@ -665,6 +793,9 @@ impl Drop for Host {
     fn drop(&mut self) {
         self.inner.closed.store(true, Ordering::Release);
         self.stop_thread();
+        if let Err(e) = self.trace_stop() {
+            eprintln!("epsim: the trace could not be written: {e}");
+        }
     }
 }
 
@@ -704,26 +835,78 @@ impl Sim {
     /// (reported on stderr), as on the hardware, where a core just stops.
     pub(crate) fn run_to(&mut self, target: u64) {
         for _ in 0..256 {
-            match self.machine.run(Some(target)) {
-                StopReason::CycleLimit { .. } => {
-                    self.idle = false;
-                    break;
-                }
-                StopReason::Exit { .. } | StopReason::AllIdle | StopReason::AllHalted => {
-                    self.idle = true;
-                    break;
-                }
-                StopReason::Fault(f) => eprintln!("epsim: {f}"),
-                StopReason::Breakpoint { core, pc } => {
-                    eprintln!("epsim: {core} halted at a breakpoint at pc {pc:#010x}")
-                }
-                StopReason::Signalled { core, signal } => {
-                    eprintln!("epsim: {core} killed itself with signal {signal}")
-                }
-                StopReason::Dma { core, error } => eprintln!("epsim: {core}: DMA error: {error}"),
+            let stop = self.machine.run(Some(target));
+            if self.ended(stop) {
+                break;
             }
         }
         self.now = self.now.max(target);
+    }
+
+    /// Acts on why a run stopped: true if it ended (the limit came, or
+    /// nothing can run any more); a guest fault, breakpoint, signal or DMA
+    /// error stops only the core concerned (reported on stderr).
+    fn ended(&mut self, stop: StopReason) -> bool {
+        match stop {
+            StopReason::CycleLimit { .. } => {
+                self.idle = false;
+                return true;
+            }
+            StopReason::Exit { .. } | StopReason::AllIdle | StopReason::AllHalted => {
+                self.idle = true;
+                return true;
+            }
+            StopReason::Fault(f) => eprintln!("epsim: {f}"),
+            StopReason::Breakpoint { core, pc } => {
+                eprintln!("epsim: {core} halted at a breakpoint at pc {pc:#010x}")
+            }
+            StopReason::Signalled { core, signal } => {
+                eprintln!("epsim: {core} killed itself with signal {signal}")
+            }
+            StopReason::Dma { core, error } => eprintln!("epsim: {core}: DMA error: {error}"),
+        }
+        false
+    }
+
+    /// Runs the chip up to the host's cycle `end` or until `watch`'s
+    /// condition holds (see [`Host::run_until_cores_idle`]): true in the
+    /// second case, the host's clock at its first cycle.
+    fn run_watch_to(&mut self, end: u64, watch: &mut IdleWatch) -> bool {
+        for _ in 0..256 {
+            let stop = self.machine.run_watch(Some(end), Some(watch));
+            if let Some(c) = watch.reached() {
+                self.idle = false;
+                self.now = self.now.max(c);
+                return true;
+            }
+            let limit = matches!(stop, StopReason::CycleLimit { .. });
+            if self.ended(stop) {
+                if limit {
+                    self.now = self.now.max(end);
+                }
+                return false;
+            }
+        }
+        self.now = self.now.max(end);
+        false
+    }
+
+    /// Puts the host's access in the trace, if one is being written: at
+    /// the host's clock, to core index `core` (offset `addr` in its
+    /// window) or to external memory (device address `addr`).
+    fn record(&mut self, kind: &'static str, core: Option<usize>, addr: u32, len: u64) {
+        if let Some(t) = self.machine.trace.as_mut() {
+            let core = core.map(|i| self.machine.cores[i].id);
+            t.host(
+                self.now,
+                &HostRecord {
+                    kind,
+                    core,
+                    addr,
+                    len,
+                },
+            );
+        }
     }
 
     /// Charges a host call: `cycles`, and the transactions it made. In
@@ -786,6 +969,7 @@ impl Sim {
         self.machine.dram.invalidate_code();
         for &i in idx {
             self.reg_write(i, reg::ILATST, SYNC)?;
+            self.record("start", Some(i), reg::ILATST, 4);
         }
         let n = idx.len() as u64;
         self.charge(CALL_CYCLES + n * WRITE_TXN_CYCLES, n, 0);

@@ -17,5 +17,5 @@ pub mod trace;
 pub mod view;
 
 pub use config::{Config, CoreId, FaultPolicy, Mode};
-pub use machine::{Machine, SimError, StopReason};
+pub use machine::{IdleWatch, Machine, SimError, StopReason};
 pub use syscall::Syscalls;

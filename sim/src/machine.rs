@@ -13,7 +13,13 @@
 //!   lower row-major index), for a bounded quantum, with DMA element moves
 //!   done at once when due;
 //! * the group-wide WAND wire: it ANDs the group's STATUS.WAND flags, and
-//!   the barrier completes when the last flag is set.
+//!   the barrier completes when the last flag is set;
+//! * when a core counts as idle for an [`IdleWatch`] (asleep in IDLE with
+//!   no interrupt it would take latched, halted, or exited; its DMA engine
+//!   stopped; in timed mode not waiting on the machine and its stores to
+//!   external memory landed) and how a watched
+//!   run ends: in the first cycle the watch's condition holds, after every
+//!   agent has acted in the cycles before it.
 
 use std::path::Path;
 
@@ -62,6 +68,126 @@ pub enum StopReason {
         core: CoreId,
         error: epsim_dma::DmaError,
     },
+}
+
+/// Cores whose sleep ends a run ([`Machine::run_watch`]): all of them, or
+/// any one. A core is idle when it sleeps in IDLE with no interrupt it
+/// would take latched (a timer that has not yet expired wakes nothing
+/// yet), is halted, or has exited, its DMA engine is stopped, and (timed
+/// mode) the stores it made to external memory have landed there.
+#[derive(Clone, Debug)]
+pub struct IdleWatch {
+    /// Indexes of the watched cores, ascending, no repeats.
+    cores: Vec<usize>,
+    /// Per core of the chip: its place in `cores`, if watched.
+    member: Vec<Option<usize>>,
+    any: bool,
+    /// Per watched core: the cycle it has been idle since.
+    since: Vec<Option<u64>>,
+    /// How many of them are idle.
+    idle: usize,
+    /// The cycle the condition held in, once a run ended there.
+    reached: Option<u64>,
+}
+
+impl IdleWatch {
+    /// Watches the cores of indexes `cores` (row-major, from the chip's
+    /// first core) of a chip of `n` cores: all of them, or `any` one.
+    /// None if `cores` is empty or names a core beyond `n`.
+    pub fn new(cores: &[usize], any: bool, n: usize) -> Option<IdleWatch> {
+        if cores.is_empty() || cores.iter().any(|&i| i >= n) {
+            return None;
+        }
+        let mut member = vec![None; n];
+        for &i in cores {
+            member[i] = Some(0);
+        }
+        let cores: Vec<usize> = (0..n).filter(|&i| member[i].is_some()).collect();
+        for (k, &i) in cores.iter().enumerate() {
+            member[i] = Some(k);
+        }
+        Some(IdleWatch {
+            since: vec![None; cores.len()],
+            cores,
+            member,
+            any,
+            idle: 0,
+            reached: None,
+        })
+    }
+
+    /// Whether core index `i` is watched.
+    #[inline]
+    pub(crate) fn watches(&self, i: usize) -> bool {
+        self.member.get(i).is_some_and(Option::is_some)
+    }
+
+    /// The cycle the last [`Machine::run_watch`] stopped in because the
+    /// condition held (None if it stopped for another reason).
+    pub fn reached(&self) -> Option<u64> {
+        self.reached
+    }
+
+    /// Looks at the watched cores as they are now (`t`: timed mode's
+    /// scheduler state), after an action in cycle `floor - 1` (a core that
+    /// became idle in it is idle from `floor`, or from the cycle after its
+    /// last instruction if that is later): the cycle since which the
+    /// condition holds, if it does.
+    pub(crate) fn update(
+        &mut self,
+        m: &Machine,
+        t: Option<&crate::sched::Timed>,
+        floor: u64,
+    ) -> Option<u64> {
+        for i in 0..self.cores.len() {
+            self.note(m, t, self.cores[i], floor);
+        }
+        self.at()
+    }
+
+    /// Looks again at core index `i` only (as [`IdleWatch::update`]), if
+    /// it is watched.
+    #[inline]
+    pub(crate) fn note(
+        &mut self,
+        m: &Machine,
+        t: Option<&crate::sched::Timed>,
+        i: usize,
+        floor: u64,
+    ) {
+        let Some(Some(k)) = self.member.get(i).copied() else {
+            return;
+        };
+        let since = &mut self.since[k];
+        match (m.quiet(t, i), since.is_some()) {
+            (true, false) => {
+                *since = Some(m.cores[i].stats.cycles.max(floor));
+                self.idle += 1;
+            }
+            (false, true) => {
+                *since = None;
+                self.idle -= 1;
+            }
+            _ => {}
+        }
+    }
+
+    /// The cycle since which the condition holds, if it does.
+    pub(crate) fn at(&self) -> Option<u64> {
+        if self.any && self.idle > 0 {
+            self.since.iter().flatten().copied().min()
+        } else if self.idle == self.cores.len() {
+            self.since.iter().flatten().copied().max()
+        } else {
+            None
+        }
+    }
+
+    /// Whether the condition holds now, between runs.
+    pub fn holds(&mut self, m: &Machine) -> bool {
+        let t = m.timed.as_deref();
+        self.update(m, t, 0).is_some()
+    }
 }
 
 /// Errors setting up a machine.
@@ -260,6 +386,24 @@ impl Machine {
 
     /// Runs until the program ends, faults, or `max_cycles` pass.
     pub fn run(&mut self, max_cycles: Option<u64>) -> StopReason {
+        self.run_watch(max_cycles, None)
+    }
+
+    /// As [`Machine::run`], and, with a `watch`, until its cores are idle:
+    /// then the run ends as if that cycle were the limit
+    /// (`StopReason::CycleLimit` of that cycle) and `watch.reached()` says
+    /// so. The cycle is exact: every agent has acted in every cycle before
+    /// it (in timed mode, a core that ran ahead past it goes back and runs
+    /// up to it), the same with or without `strict`. The condition is
+    /// looked at only when a watched core has changed.
+    pub fn run_watch(
+        &mut self,
+        max_cycles: Option<u64>,
+        mut watch: Option<&mut IdleWatch>,
+    ) -> StopReason {
+        if let Some(w) = watch.as_deref_mut() {
+            w.reached = None;
+        }
         let limit = max_cycles.unwrap_or(u64::MAX);
         let several = self.group.len() > 1;
         if let Some(t) = self.trace.as_mut() {
@@ -271,19 +415,46 @@ impl Machine {
                 None => Box::new(crate::sched::Timed::new(self)),
             };
             t.strict = self.strict;
-            let stop = self.schedule_timed(&mut t, limit);
+            let stop = self.schedule_timed(&mut t, limit, watch);
             self.timed = Some(t);
             stop
         } else {
-            self.schedule(limit)
+            self.schedule(limit, watch)
         };
         self.sys.flush_lines();
         stop
     }
 
-    fn schedule(&mut self, limit: u64) -> StopReason {
+    /// Whether core `i` is idle in the sense of [`IdleWatch`] (`t`: the
+    /// timed scheduler's state, in timed mode).
+    pub(crate) fn quiet(&self, t: Option<&crate::sched::Timed>, i: usize) -> bool {
+        let c = &self.cores[i];
+        let asleep = match c.run {
+            RunState::Running => false,
+            RunState::Idle => !c.can_wake(),
+            RunState::Halted => true,
+        };
+        asleep && c.dma.next_ready().is_none() && t.is_none_or(|t| !t.busy(i))
+    }
+
+    /// Whether the chip-relative core of index `i` is idle in the sense of
+    /// [`IdleWatch`], between runs.
+    pub fn core_idle(&self, i: usize) -> bool {
+        self.quiet(self.timed.as_deref(), i)
+    }
+
+    fn schedule(&mut self, max: u64, mut watch: Option<&mut IdleWatch>) -> StopReason {
         let policy = self.config.fault_policy;
+        // The cycle after the last turn's start.
+        let mut floor = 0;
         loop {
+            // A watch whose condition holds from cycle `c` makes `c` the
+            // limit: the other cores act up to it (and may end it).
+            let cond = match watch.as_deref_mut() {
+                Some(w) => w.update(self, None, floor).filter(|&c| c <= max),
+                None => None,
+            };
+            let limit = cond.unwrap_or(max);
             // The core furthest behind, and when the next one can run; a
             // DMA engine with a move due before then goes first.
             // (At equal times a core that was woken goes first: the core
@@ -313,9 +484,9 @@ impl Machine {
             if let Some((dt, di)) = dma {
                 if best.is_none_or(|(t, _, _)| dt <= t) {
                     if dt >= limit {
-                        self.now = self.now.max(limit);
-                        return StopReason::CycleLimit { cycles: limit };
+                        return self.limit_reached(limit, cond, watch);
                     }
+                    floor = dt + 1;
                     if let Some(stop) = self.dma_moves(di, dt) {
                         return stop;
                     }
@@ -324,16 +495,19 @@ impl Machine {
                 second = second.min(dt);
             }
             let Some((t, _, i)) = best else {
+                if cond.is_some() {
+                    return self.limit_reached(limit, cond, watch);
+                }
                 return self.finished();
             };
             if t >= limit {
-                self.now = self.now.max(limit);
-                return StopReason::CycleLimit { cycles: limit };
+                return self.limit_reached(limit, cond, watch);
             }
             if let Some(tr) = self.trace.as_mut() {
                 // No core writes a line before the one furthest behind.
                 tr.release(t.min(dma.map_or(u64::MAX, |d| d.0)).saturating_sub(1));
             }
+            floor = t + 1;
             let core = &mut self.cores[i];
             if core.run == RunState::Idle && !core.can_wake() {
                 // Sleeps until its timer wakes it, with nothing else to
@@ -365,6 +539,21 @@ impl Machine {
                 return stop;
             }
         }
+    }
+
+    /// The run ends at `limit`: the watch's cycle `cond` (if it is that) or
+    /// the caller's limit.
+    pub(crate) fn limit_reached(
+        &mut self,
+        limit: u64,
+        cond: Option<u64>,
+        watch: Option<&mut IdleWatch>,
+    ) -> StopReason {
+        if let (Some(c), Some(w)) = (cond, watch) {
+            w.reached = Some(c);
+        }
+        self.now = self.now.max(limit);
+        StopReason::CycleLimit { cycles: limit }
     }
 
     /// Acts on why core `i` stopped; the reason the run ends, if it does.
@@ -687,10 +876,15 @@ impl Machine {
 
     /// Ends every timed-mode run-ahead (`crate::sched`): the host
     /// interface calls it before it reads or changes a core between runs,
-    /// so that no later roll-back undoes what it did.
+    /// so that no later roll-back undoes what it did. What the cores did
+    /// ahead is kept: a run ends only when every agent has acted in the
+    /// cycles before its end, and no core runs ahead past it, so nothing
+    /// can still reach a core in a cycle it has passed. (Going back
+    /// instead would let a core that runs again see the host's access
+    /// before the host made it.)
     pub fn end_run_ahead(&mut self) {
         if let Some(mut t) = self.timed.take() {
-            self.roll_back_all(&mut t);
+            self.commit_all(&mut t);
             self.timed = Some(t);
         }
     }

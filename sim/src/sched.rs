@@ -68,7 +68,7 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 
 use crate::config::CoreId;
 use crate::core::{Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
-use crate::machine::{Machine, StopReason};
+use crate::machine::{IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort};
 
 /// Cycles from the last core's WAND (or any core's SYNC) to the interrupt
@@ -164,6 +164,8 @@ struct Agent {
     /// How far it may run ahead (grows while speculation pays off,
     /// shrinks on each roll-back).
     window: u64,
+    /// The cycle its run ahead was allowed to reach.
+    spec_limit: u64,
     /// A multicast store being sent: the next core to send it to.
     multicast_next: usize,
 }
@@ -248,6 +250,7 @@ impl Timed {
             speculating: false,
             checkpoint: None,
             window: MIN_WINDOW,
+            spec_limit: 0,
             multicast_next: 0,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
@@ -421,20 +424,44 @@ impl Machine {
     }
 
     /// Runs in timed mode until the program ends, faults, or the cycle
-    /// `limit` comes.
-    pub(crate) fn schedule_timed(&mut self, t: &mut Timed, limit: u64) -> StopReason {
+    /// `max` comes, or the cores of `watch` are idle.
+    pub(crate) fn schedule_timed(
+        &mut self,
+        t: &mut Timed,
+        max: u64,
+        mut watch: Option<&mut IdleWatch>,
+    ) -> StopReason {
         for core in &mut self.cores {
             core.dram_via_mesh = true;
         }
         // Anything may have changed since the last run (a load, the host).
         t.dirty.extend(0..self.cores.len());
+        let mut watched_changed = true;
+        let mut cond = None;
+        // The cycle after the last action's.
+        let mut floor = 0;
         loop {
             // Every agent's earliest action: the group's cores and any
             // other core a packet is due at, kept ordered; only the cores
             // something happened to are looked at again.
             while let Some(k) = t.dirty.pop() {
                 self.refresh(t, k);
+                if let Some(w) = watch.as_deref_mut() {
+                    if w.watches(k) {
+                        w.note(self, Some(t), k, floor);
+                        watched_changed = true;
+                    }
+                }
             }
+            // A watch whose condition holds from cycle `c` makes `c` the
+            // limit: every agent acts up to it (and may end it).
+            if watched_changed {
+                watched_changed = false;
+                if let Some(w) = watch.as_deref() {
+                    cond = w.at().filter(|&c| c <= max);
+                }
+            }
+            let limit = cond.unwrap_or(max);
             let mut next = t.queue.first().copied();
             // The two smallest earliest actions of any core (an action of
             // its own, its DMA engine's, a delivery), for the horizons.
@@ -464,7 +491,19 @@ impl Machine {
             if let Some(bound) = t.mesh.earliest_arrival_bound() {
                 if bound <= frontier && bound < limit {
                     self.advance_mesh(t, bound);
+                    // (What arrived, arrived in cycle `bound`.)
+                    floor = bound + 1;
                     continue;
+                }
+            }
+            if let Some(c) = cond {
+                if next.is_none_or(|n| n.0 >= c) {
+                    // A core that ran ahead past `c` before it was known
+                    // goes back and runs up to it.
+                    if self.roll_back_past(t, c) {
+                        continue;
+                    }
+                    return self.limit_reached(c, cond, watch);
                 }
             }
             let Some((time, rank, i)) = next else {
@@ -496,6 +535,7 @@ impl Machine {
                 self.now = self.now.max(limit);
                 return StopReason::CycleLimit { cycles: limit };
             }
+            floor = time + 1;
             let stop = match rank {
                 Rank::Delivery if i == usize::MAX => {
                     self.send_response(t);
@@ -1215,13 +1255,29 @@ impl Machine {
         }
     }
 
-    /// Every core running ahead goes back to its checkpoint, so that an
-    /// outside agent (the host interface) may change cores between runs
-    /// without a later roll-back undoing the change.
-    pub(crate) fn roll_back_all(&mut self, t: &mut Timed) {
+    /// What every core did running ahead is final (between runs: see
+    /// `Machine::end_run_ahead`).
+    pub(crate) fn commit_all(&mut self, t: &mut Timed) {
         for i in 0..self.cores.len() {
-            self.roll_back(t, i);
+            self.commit(t, i);
         }
+    }
+
+    /// Every core that ran ahead past cycle `c`, allowed to because `c`
+    /// was not yet the limit, goes back to its checkpoint (before `c`):
+    /// true if any did. (One that stopped past `c` although allowed only
+    /// up to it finished its last instruction there, as it would have
+    /// without running ahead.)
+    fn roll_back_past(&mut self, t: &mut Timed, c: u64) -> bool {
+        let mut any = false;
+        for i in 0..self.cores.len() {
+            let a = &t.agents[i];
+            if a.speculating && a.spec_limit > c && self.cores[i].stats.cycles > c {
+                self.roll_back(t, i);
+                any = true;
+            }
+        }
+        any
     }
 
     /// Core `i`'s turn: it runs to its safe `horizon`, or ahead of it (up
@@ -1260,6 +1316,7 @@ impl Machine {
         let spec_to = hard.min(start.saturating_add(window));
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
+        t.agents[i].spec_limit = spec_to;
         let exit = self.run_core_raw(t, i, spec_to);
         let end = self.cores[i].stats.cycles;
         match exit {
@@ -1419,6 +1476,14 @@ impl Machine {
 }
 
 impl Timed {
+    /// Whether core `i` waits on the machine (to send an access, for an
+    /// answer, for a system call or barrier to be acted on), or stores it
+    /// made to external memory are still on their way there.
+    pub(crate) fn busy(&self, i: usize) -> bool {
+        self.agents.get(i).is_some_and(|a| a.wait != Wait::Nothing)
+            || self.dram_writes.get(i).is_some_and(|&n| n > 0)
+    }
+
     /// Whether core `i` waits for the answer of a read it sent (a view of
     /// the machine shows it; `crate::view`).
     pub(crate) fn waits_for_read(&self, i: usize) -> bool {

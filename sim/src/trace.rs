@@ -292,6 +292,56 @@ impl Serialize for Pairs {
     }
 }
 
+/// An access the host made to the chip (through e-hal), a record of its
+/// own in the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostRecord {
+    /// What it did: `write`, `read`, `start`, `signal`, `halt`,
+    /// `resume`, `reset`, `load`.
+    pub kind: &'static str,
+    /// The core it reached (`addr` is an offset in its window: SRAM or a
+    /// register), or None for external memory (`addr` is the device
+    /// address).
+    pub core: Option<CoreId>,
+    pub addr: u32,
+    /// Bytes moved.
+    pub len: u64,
+}
+
+impl HostRecord {
+    /// The text line (without the newline).
+    pub fn text(&self, cycle: u64) -> String {
+        let target = match self.core {
+            Some(c) => format!("{:>2},{:<2}", c.row, c.col),
+            None => "dram ".to_string(),
+        };
+        format!(
+            "{cycle:>10} host  {:<6} {target} {:08x} len={}",
+            self.kind, self.addr, self.len
+        )
+    }
+
+    /// The JSON line (without the newline).
+    pub fn json(&self, cycle: u64) -> String {
+        #[derive(Serialize)]
+        struct Line {
+            cycle: u64,
+            host: &'static str,
+            core: Option<[u32; 2]>,
+            addr: u32,
+            len: u64,
+        }
+        serde_json::to_string(&Line {
+            cycle,
+            host: self.kind,
+            core: self.core.map(|c| [c.row, c.col]),
+            addr: self.addr,
+            len: self.len,
+        })
+        .unwrap_or_default()
+    }
+}
+
 /// Where trace records go.
 pub struct Trace {
     out: Box<dyn Write + Send>,
@@ -361,6 +411,30 @@ impl Trace {
         }
         if let Err(e) = writeln!(self.out, "{}", line(self.format)) {
             self.error = Some(e);
+        }
+    }
+
+    /// Records the host's access `rec` at the host's `cycle` (ahead of the
+    /// cores' records of that cycle), if the filter wants the cycle and,
+    /// for an access to a core, that core.
+    pub fn host(&mut self, cycle: u64, rec: &HostRecord) {
+        if self.error.is_some() || !(self.filter.from..=self.filter.to).contains(&cycle) {
+            return;
+        }
+        if let Some(c) = rec.core {
+            if !self.filter.wants(c, cycle) {
+                return;
+            }
+        }
+        let line = match self.format {
+            TraceFormat::Text => rec.text(cycle),
+            TraceFormat::Json => rec.json(cycle),
+        };
+        if self.merging {
+            self.seq += 1;
+            self.pending.insert((cycle, 0, self.seq), line);
+        } else {
+            self.write_line(&line);
         }
     }
 
