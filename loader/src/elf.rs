@@ -46,7 +46,7 @@ const STT_FUNC: u8 = 2;
 const STB_LOCAL: u8 = 0;
 const STB_WEAK: u8 = 2;
 
-const EHDR_SIZE: usize = 52;
+pub(crate) const EHDR_SIZE: usize = 52;
 const PHDR_SIZE: u16 = 32;
 const SHDR_SIZE: u16 = 40;
 const SYM_SIZE: u64 = 16;
@@ -122,7 +122,7 @@ pub fn plan(bytes: &[u8], target: &Target) -> Result<LoadPlan, LoadError> {
 /// Magic, class, byte order and machine, each checked as soon as the file
 /// is long enough to hold it (so a cut-off foreign file is still called
 /// foreign); then the length of the whole ELF32 header.
-fn check_ident(bytes: &[u8]) -> Result<(), LoadError> {
+pub(crate) fn check_ident(bytes: &[u8]) -> Result<(), LoadError> {
     let magic_len = bytes.len().min(ELFMAG.len());
     if bytes[..magic_len] != ELFMAG[..magic_len] || bytes.is_empty() {
         return Err(LoadError::NotElf {

@@ -124,6 +124,16 @@ pub enum LoadError {
         /// Its `p_vaddr + p_memsz`.
         second_end: u64,
     },
+    /// The headers place the data the loader needs past
+    /// [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES); nothing past the header
+    /// tables was read.
+    #[error("its headers place data up to file offset {end:#x}, past the {} MiB any Epiphany program needs; not read", limit >> 20)]
+    TooLarge {
+        /// One past the last file offset the headers name.
+        end: u64,
+        /// The limit, [`MAX_FILE_BYTES`](crate::MAX_FILE_BYTES).
+        limit: u64,
+    },
     /// Nothing to load.
     #[error("no loadable segments: no PT_LOAD program header has p_memsz > 0")]
     NoLoadableSegments,

@@ -50,6 +50,7 @@
 mod elf;
 mod error;
 mod plan;
+mod read;
 mod target;
 
 use std::path::Path;
@@ -57,6 +58,7 @@ use std::path::Path;
 pub use elf::EM_ADAPTEVA_EPIPHANY;
 pub use error::{LoadError, Part};
 pub use plan::{fnv1a, Binding, Flags, LoadPlan, Segment, Symbol, SymbolKind};
+pub use read::MAX_FILE_BYTES;
 pub use target::{Region, Target, Unmapped, REGISTER_BASE};
 
 /// Turns the bytes of an ELF file into a load plan for `target`, or says
@@ -68,12 +70,17 @@ pub fn plan(bytes: &[u8], target: &Target) -> Result<LoadPlan, LoadError> {
 
 /// Reads the file at `path` and makes its load plan. Any error is wrapped
 /// in [`LoadError::File`], so its message reads `path: cause`.
+///
+/// The file is read only as far as its headers say an ELF extends, after
+/// checking the ELF header (a file that is not an ELF is refused after at
+/// most 52 bytes, so `/dev/zero` or a pipe is safe to name), and never past
+/// [`MAX_FILE_BYTES`].
 pub fn load_file(path: impl AsRef<Path>, target: &Target) -> Result<LoadPlan, LoadError> {
     let path = path.as_ref();
     let wrap = |error| LoadError::File {
         path: path.to_path_buf(),
         error: Box::new(error),
     };
-    let bytes = std::fs::read(path).map_err(|e| wrap(LoadError::Read(e)))?;
+    let bytes = read::read_elf(path).map_err(wrap)?;
     plan(&bytes, target).map_err(wrap)
 }

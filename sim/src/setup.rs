@@ -15,19 +15,22 @@ use crate::syscall::Syscalls;
 #[derive(Clone, Debug, clap::Args)]
 pub struct MachineArgs {
     /// The chip: `e16` (Parallella E16G301, 4x4), `e64` (E64G401, 8x8)
-    /// or ROWSxCOLS (up to 64x64).
+    /// or ROWSxCOLS (up to 64x64; one that covers the core ids of the
+    /// DRAM window 0x8e0 and 0x8e1 has no external memory).
     #[arg(long, value_name = "CHIP", default_value = "e16", value_parser = parse_chip)]
     pub chip: ChipArg,
-    /// External DRAM as BASE:SIZE (hex or decimal bytes, K/M suffixes),
-    /// e.g. `0x8e000000:32M` (the default).
+    /// External DRAM as BASE:SIZE (decimal or 0x-hex bytes, K/M/G
+    /// suffixes), e.g. `0x8e000000:32M` (the default).
     #[arg(long, value_name = "BASE:SIZE", value_parser = parse_dram)]
     pub dram: Option<(u32, u32)>,
     /// The cores PROGRAM runs on: ROWSxCOLS cores from chip-relative
     /// row and column ROW,COL (default 0,0), e.g. `4x4` or `2x2@1,1`.
+    /// Every option that names a core counts from the chip's first core.
     #[arg(long, value_name = "ROWSxCOLS[@ROW,COL]", default_value = "1x1", value_parser = parse_group)]
     pub group: GroupArg,
     /// Also load ELF onto another group of cores (repeatable), as
-    /// GROUP:ELF with GROUP as for --group, e.g. `1x3@0,1:worker.elf`.
+    /// GROUP:ELF with GROUP as for --group, e.g. `1x3@0,1:worker.elf`;
+    /// groups may not share a core.
     #[arg(long, value_name = "GROUP:ELF", value_parser = parse_load)]
     pub load: Vec<(GroupArg, PathBuf)>,
     /// `timed`: the pipeline model decides when each instruction issues
@@ -103,31 +106,147 @@ impl Setup {
         config
     }
 
+    /// The option that placed load `i` of [`Setup::loads`] (`--group` for
+    /// the main program, `--load` for the others), as the user wrote it.
+    fn option(&self, i: usize) -> String {
+        let (group, elf) = &self.loads[i];
+        if i == 0 {
+            format!("--group {group} (for {})", elf.display())
+        } else {
+            format!("--load {group}:{}", elf.display())
+        }
+    }
+
+    /// The cores of every load, in the order of [`Setup::loads`], or why
+    /// the options do not describe a machine: a configuration the machine
+    /// refuses, a group off the chip, or two groups sharing a core. Checked
+    /// before any file is read.
+    pub fn groups(&self) -> Result<Vec<Vec<CoreId>>, SetupError> {
+        let config = self.config();
+        config.validate().map_err(SetupError::Usage)?;
+        let mut owner: std::collections::BTreeMap<CoreId, usize> = Default::default();
+        let mut out = Vec::with_capacity(self.loads.len());
+        for (i, (group, _)) in self.loads.iter().enumerate() {
+            let cores = group
+                .cores(&config)
+                .map_err(|e| SetupError::Usage(format!("{}: {e}", self.option(i))))?;
+            for &id in &cores {
+                if let Some(&j) = owner.get(&id) {
+                    return Err(SetupError::Usage(format!(
+                        "{} overlaps {} at chip-relative core ({},{}): a core runs one program",
+                        self.option(i),
+                        self.option(j),
+                        id.row - config.first_row,
+                        id.col - config.first_col
+                    )));
+                }
+                owner.insert(id, i);
+            }
+            out.push(cores);
+        }
+        Ok(out)
+    }
+
     /// The machine with every program loaded onto its group, its system
     /// calls served by `sys`.
     pub fn build(&self, sys: Syscalls) -> Result<Machine, SetupError> {
+        self.build_with_plans(sys).map(|(m, _)| m)
+    }
+
+    /// As [`Setup::build`], with each program's load plan (in the order
+    /// of [`Setup::loads`]) for naming addresses by symbol.
+    pub fn build_with_plans(
+        &self,
+        sys: Syscalls,
+    ) -> Result<(Machine, Vec<epsim_loader::LoadPlan>), SetupError> {
+        let groups = self.groups()?;
         let config = self.config();
         let mut m =
             Machine::new(config.clone(), sys).map_err(|e| SetupError::Usage(e.to_string()))?;
-        for (group, elf) in &self.loads {
-            let cores = group
-                .cores(&config)
-                .map_err(|e| SetupError::Usage(format!("{}: {e}", elf.display())))?;
+        let mut plans = Vec::with_capacity(self.loads.len());
+        for ((_, elf), cores) in self.loads.iter().zip(&groups) {
             let plan = epsim_loader::load_file(elf, &config.load_target()).map_err(|e| {
                 let mut msg = e.to_string();
-                if matches!(e.cause(), epsim_loader::LoadError::OutsideMemory { .. }) {
-                    msg.push_str(
-                        "\nhint: the toolchain's default link puts programs at 0x80000000, which no \
-                         Parallella core has; link with -T firmware/ldscripts/fast.ld (or internal.ld, dram.ld)",
-                    );
+                if let epsim_loader::LoadError::OutsideMemory { start, .. } = e.cause() {
+                    if let Some(hint) = outside_memory_hint(&config, *start) {
+                        msg.push_str("\nhint: ");
+                        msg.push_str(&hint);
+                    }
                 }
                 SetupError::Load(msg)
             })?;
-            m.load_group(&plan, elf, &cores)
+            m.load_group(&plan, elf, cores)
                 .map_err(|e| SetupError::Load(e.to_string()))?;
+            plans.push(plan);
         }
-        Ok(m)
+        Ok((m, plans))
     }
+}
+
+/// Checks that `args` (argv, the program path first) fit the stack of the
+/// program `plan`: our crt0 copies them below the initial stack pointer
+/// (`___stack`) as an array of pointers and NUL-terminated strings, each
+/// rounded up to 8 bytes, and the program still needs its own stack there
+/// (`__stack_min_used` bytes, as our linker scripts reserve, else 2 KB)
+/// above its local data. A program without a `___stack` symbol uses no
+/// crt0 of ours and is not checked.
+pub fn check_args(plan: &epsim_loader::LoadPlan, args: &[String]) -> Result<(), String> {
+    let Some(top) = plan.symbol("___stack").or_else(|| plan.symbol("__stack")) else {
+        return Ok(());
+    };
+    let round8 = |n: u64| n.div_ceil(8) * 8;
+    let need = round8((args.len() as u64 + 1) * 4)
+        + args.iter().map(|a| round8(a.len() as u64 + 1)).sum::<u64>()
+        + 8;
+    let reserve = u64::from(plan.symbol("__stack_min_used").unwrap_or(0x800));
+    let data_end = plan
+        .segments
+        .iter()
+        .filter(|s| matches!(s.region, epsim_loader::Region::Local { .. }))
+        .map(|s| s.end())
+        .filter(|&e| e <= u64::from(top))
+        .max()
+        .unwrap_or(0);
+    let room = u64::from(top)
+        .saturating_sub(data_end)
+        .saturating_sub(reserve);
+    if need > room {
+        let longest = args.iter().map(String::len).max().unwrap_or(0);
+        return Err(format!(
+            "the program's arguments need {need} bytes of its stack (argv and {} strings, the \
+             longest {longest} bytes), but it has room for {room}: SRAM from its data's end \
+             {data_end:#x} to the stack top {top:#x}, less {reserve:#x} bytes kept for its own \
+             stack",
+            args.len()
+        ));
+    }
+    Ok(())
+}
+
+/// Why a segment at `start` may be outside every memory of `config`,
+/// when the cause is one of two common ones: the toolchain's default link
+/// address, or a chip so large that it has no external memory.
+fn outside_memory_hint(config: &Config, start: u32) -> Option<String> {
+    const DEFAULT_LINK: u32 = 0x8000_0000;
+    const PARALLELLA_DRAM: u32 = 0x8e00_0000;
+    if start >> 20 == DEFAULT_LINK >> 20 {
+        return Some(
+            "the toolchain's default link puts programs at 0x80000000, which no Parallella \
+             core has; link with -T firmware/ldscripts/fast.ld (or internal.ld, dram.ld)"
+                .to_string(),
+        );
+    }
+    let parallella = Config::parallella16();
+    let in_dram = start.wrapping_sub(PARALLELLA_DRAM) < parallella.ext_size;
+    if config.ext_size == 0 && in_dram {
+        return Some(format!(
+            "the {}x{} chip covers the core ids of the DRAM window (0x8e0, 0x8e1), so it has \
+             no external memory; a program linked for DRAM (fast.ld, dram.ld) needs a chip \
+             that leaves them free, such as e16 or e64",
+            config.rows, config.cols
+        ));
+    }
+    None
 }
 
 /// A chip's size, as `--chip` gives it.
@@ -135,6 +254,33 @@ impl Setup {
 pub struct ChipArg {
     pub rows: u32,
     pub cols: u32,
+}
+
+/// A number as every option of `epsim` takes it: decimal, or
+/// hexadecimal after `0x`; `_` may separate digits (`1_000_000`).
+pub fn parse_u64(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => (h, 16),
+        None => (t, 10),
+    };
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    if clean.is_empty() || digits.starts_with('_') || !clean.chars().all(|c| c.is_digit(radix)) {
+        return Err(format!(
+            "`{s}` is not a number (decimal, or hexadecimal after 0x)"
+        ));
+    }
+    u64::from_str_radix(&clean, radix)
+        .map_err(|_| format!("`{s}` is too large (at most {})", u64::MAX))
+}
+
+/// A number as [`parse_u64`] reads it, at most `max`.
+fn parse_at_most(s: &str, max: u64, what: &str) -> Result<u32, String> {
+    let v = parse_u64(s)?;
+    if v > max {
+        return Err(format!("{what} `{}` is more than {max}", s.trim()));
+    }
+    Ok(v as u32)
 }
 
 /// `e16`, `e64` or ROWSxCOLS (at most 64x64).
@@ -162,20 +308,16 @@ pub fn parse_dram(s: &str) -> Result<(u32, u32), String> {
         let (digits, scale) = match t.chars().last() {
             Some('K' | 'k') => (&t[..t.len() - 1], 1u64 << 10),
             Some('M' | 'm') => (&t[..t.len() - 1], 1 << 20),
+            Some('G' | 'g') => (&t[..t.len() - 1], 1 << 30),
             _ => (t, 1),
         };
-        let v = match digits
-            .strip_prefix("0x")
-            .or_else(|| digits.strip_prefix("0X"))
-        {
-            Some(h) => u64::from_str_radix(h, 16),
-            None => digits.parse::<u64>(),
-        }
-        .map_err(|_| format!("`{t}` in `{s}` is not a number"))?;
-        Ok(v * scale)
+        parse_u64(digits)
+            .ok()
+            .and_then(|v| v.checked_mul(scale))
+            .ok_or_else(|| format!("`{t}` in `{s}` is not a number of bytes (decimal, or hexadecimal after 0x; K, M, G suffixes)"))
     };
     let (base, size) = (num(b)?, num(z)?);
-    if base + size > 1 << 32 || size % 8 != 0 {
+    if base.saturating_add(size) > 1 << 32 || size % 8 != 0 {
         return Err(format!(
             "DRAM of {size:#x} bytes at {base:#x} must be a multiple of 8 bytes inside the 32-bit address space"
         ));
@@ -183,19 +325,23 @@ pub fn parse_dram(s: &str) -> Result<(u32, u32), String> {
     Ok((base as u32, size as u32))
 }
 
-/// `ROWSxCOLS`, both at least 1.
+/// `ROWSxCOLS`, both 1 to 64 (no chip is larger).
 pub fn parse_dims(s: &str) -> Result<(u32, u32), String> {
     let (r, c) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("`{s}` is not ROWSxCOLS (e.g. 4x4)"))?;
-    let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .ok()
-            .filter(|&n| n >= 1)
-            .ok_or_else(|| format!("`{t}` in `{s}` is not a positive number"))
+    let num = |t: &str, what: &str| -> Result<u32, String> {
+        let v = parse_at_most(t, 64, what)
+            .map_err(|e| format!("{e} in `{s}` (a chip has at most 64x64 cores)"))?;
+        if v == 0 {
+            return Err(format!(
+                "{what} `{}` in `{s}` is not a positive number",
+                t.trim()
+            ));
+        }
+        Ok(v)
     };
-    Ok((num(r)?, num(c)?))
+    Ok((num(r, "rows")?, num(c, "columns")?))
 }
 
 /// A group of cores: ROWSxCOLS from chip-relative (row, col).
@@ -207,7 +353,7 @@ pub struct GroupArg {
     pub col: u32,
 }
 
-/// `ROWSxCOLS[@ROW,COL]`.
+/// `ROWSxCOLS[@ROW,COL]`, with ROW and COL chip-relative (0 to 63).
 pub fn parse_group(s: &str) -> Result<GroupArg, String> {
     let (dims, at) = match s.split_once('@') {
         Some((d, a)) => (d, Some(a)),
@@ -215,17 +361,7 @@ pub fn parse_group(s: &str) -> Result<GroupArg, String> {
     };
     let (rows, cols) = parse_dims(dims)?;
     let (row, col) = match at {
-        Some(a) => {
-            let (r, c) = a
-                .split_once(',')
-                .ok_or_else(|| format!("`{a}` in `{s}` is not ROW,COL"))?;
-            let num = |t: &str| {
-                t.trim()
-                    .parse::<u32>()
-                    .map_err(|_| format!("`{t}` in `{s}` is not a number"))
-            };
-            (num(r)?, num(c)?)
-        }
+        Some(a) => parse_row_col(a).map_err(|e| format!("{e} in `{s}`"))?,
         None => (0, 0),
     };
     Ok(GroupArg {
@@ -236,6 +372,17 @@ pub fn parse_group(s: &str) -> Result<GroupArg, String> {
     })
 }
 
+/// `ROW,COL`, each 0 to 63.
+fn parse_row_col(s: &str) -> Result<(u32, u32), String> {
+    let (r, c) = s
+        .split_once(',')
+        .ok_or_else(|| format!("`{s}` is not ROW,COL"))?;
+    let num = |t: &str, what: &str| {
+        parse_at_most(t, 63, what).map_err(|e| format!("{e} (a chip has at most 64x64 cores)"))
+    };
+    Ok((num(r, "row")?, num(c, "column")?))
+}
+
 /// `GROUP:ELF`.
 pub fn parse_load(s: &str) -> Result<(GroupArg, PathBuf), String> {
     let (g, elf) = s
@@ -244,16 +391,38 @@ pub fn parse_load(s: &str) -> Result<(GroupArg, PathBuf), String> {
     Ok((parse_group(g)?, PathBuf::from(elf)))
 }
 
+impl std::fmt::Display for GroupArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}@{},{}", self.rows, self.cols, self.row, self.col)
+    }
+}
+
 impl GroupArg {
     /// The group's cores on `config`'s chip, or why it does not fit.
+    /// (The arithmetic is in 64 bits: a `GroupArg` built by hand may hold
+    /// any `u32`.)
     pub fn cores(&self, config: &Config) -> Result<Vec<CoreId>, String> {
-        if self.row + self.rows > config.rows || self.col + self.cols > config.cols {
+        let end_row = u64::from(self.row) + u64::from(self.rows);
+        let end_col = u64::from(self.col) + u64::from(self.cols);
+        if self.rows == 0
+            || self.cols == 0
+            || end_row > u64::from(config.rows)
+            || end_col > u64::from(config.cols)
+        {
             return Err(format!(
-                "group {}x{} at ({},{}) does not fit the {}x{} chip",
-                self.rows, self.cols, self.row, self.col, config.rows, config.cols
+                "group {}x{} at ({},{}) does not fit the {}x{} chip (chip-relative rows \
+                 0..={}, columns 0..={})",
+                self.rows,
+                self.cols,
+                self.row,
+                self.col,
+                config.rows,
+                config.cols,
+                config.rows.saturating_sub(1),
+                config.cols.saturating_sub(1)
             ));
         }
-        let mut ids = Vec::new();
+        let mut ids = Vec::with_capacity((self.rows * self.cols) as usize);
         for r in 0..self.rows {
             for c in 0..self.cols {
                 ids.push(CoreId::new(
@@ -266,21 +435,24 @@ impl GroupArg {
     }
 }
 
-/// `ROW,COL` (absolute mesh coordinates).
-pub fn parse_core(s: &str) -> Result<CoreId, String> {
-    let (r, c) = s
-        .split_once(',')
-        .ok_or_else(|| format!("`{s}` is not ROW,COL"))?;
-    let num = |t: &str| {
-        t.trim()
-            .parse::<u32>()
-            .map_err(|_| format!("`{t}` in `{s}` is not a number"))
-    };
-    let (row, col) = (num(r)?, num(c)?);
-    if row > 63 || col > 63 {
+/// `ROW,COL`: a core in chip-relative coordinates, as `--group` counts
+/// them (0,0 is the chip's first core); whether it is on the chip is
+/// checked against the chip ([`chip_core`]).
+pub fn parse_core(s: &str) -> Result<(u32, u32), String> {
+    parse_row_col(s)
+}
+
+/// The core at chip-relative `(row, col)` of `config`'s chip, or why there
+/// is none.
+pub fn chip_core(config: &Config, (row, col): (u32, u32)) -> Result<CoreId, String> {
+    if row >= config.rows || col >= config.cols {
         return Err(format!(
-            "core ({row},{col}) is outside any Epiphany mesh (0..=63)"
+            "core {row},{col} is not on the {}x{} chip (chip-relative rows 0..={}, columns 0..={})",
+            config.rows,
+            config.cols,
+            config.rows - 1,
+            config.cols - 1
         ));
     }
-    Ok(CoreId::new(row, col))
+    Ok(CoreId::new(config.first_row + row, config.first_col + col))
 }

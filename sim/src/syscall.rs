@@ -27,12 +27,25 @@ pub trait GuestMemory {
 }
 
 /// Where a guest's standard output or error goes.
-#[derive(Debug)]
 pub enum Sink {
     Stdout,
     Stderr,
     /// Captured in memory (tests, embedding).
     Buffer(Vec<u8>),
+    /// Any writer (flushed after each write), e.g. the `epsim` binary's
+    /// standard output that ends the run quietly when its pipe closes.
+    Writer(Box<dyn Write + Send>),
+}
+
+impl std::fmt::Debug for Sink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Sink::Stdout => f.write_str("Stdout"),
+            Sink::Stderr => f.write_str("Stderr"),
+            Sink::Buffer(b) => f.debug_tuple("Buffer").field(b).finish(),
+            Sink::Writer(_) => f.write_str("Writer(..)"),
+        }
+    }
 }
 
 impl Sink {
@@ -47,6 +60,10 @@ impl Sink {
             Sink::Buffer(b) => {
                 b.extend_from_slice(data);
                 Ok(())
+            }
+            Sink::Writer(w) => {
+                w.write_all(data)?;
+                w.flush()
             }
         }
     }

@@ -86,7 +86,7 @@ fn tracing_another_core_writes_nothing_and_changes_nothing() {
         "--trace",
         "-",
         "--trace-core",
-        "33,9",
+        "1,1",
         "--stats",
         SELFMOD,
     ]);

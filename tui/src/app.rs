@@ -8,6 +8,10 @@
 use epsim_sim::view::{CoreDetail, MachineView};
 use epsim_sim::{CoreId, Machine, StopReason};
 
+/// Wall-clock time a frame may spend simulating while running (the rest
+/// of the 50 ms frame draws and reads keys).
+pub const FRAME_BUDGET: std::time::Duration = std::time::Duration::from_millis(35);
+
 /// A simulation the TUI can watch and drive.
 pub trait Driver {
     /// The machine now.
@@ -36,6 +40,11 @@ pub trait Driver {
     /// attached simulation; a machine of the TUI's own only runs when
     /// told).
     fn hold(&mut self, _on: bool) {}
+    /// Why the simulation can no longer move by itself (an attached host
+    /// program has gone), once that is known.
+    fn gone(&self) -> Option<String> {
+        None
+    }
 }
 
 impl Driver for Machine {
@@ -196,6 +205,9 @@ pub struct App {
     pub detail: Option<CoreDetail>,
     /// Why the run ended, once it has.
     pub stop: Option<String>,
+    /// Cycles per chunk of [`App::advance_within`], learnt from the time
+    /// the last chunks took.
+    chunk: u64,
     /// What the program printed, as of the last frame.
     pub output: Option<String>,
 }
@@ -226,6 +238,7 @@ impl App {
             ui,
             detail: None,
             stop: None,
+            chunk: 10_000,
             output: None,
         };
         app.refresh_detail();
@@ -274,6 +287,36 @@ impl App {
         self.refresh();
     }
 
+    /// Advances up to `cycles` cycles, or less if that takes longer than
+    /// `budget` of wall-clock time: the simulation runs in chunks sized
+    /// from the time the last ones took, so that a huge `--speed` keeps
+    /// the frames (and the keys) coming. Returns the cycles advanced.
+    pub fn advance_within(&mut self, cycles: u64, budget: std::time::Duration) -> u64 {
+        let start = std::time::Instant::now();
+        let from = self.view.cycle;
+        let target = from.saturating_add(cycles);
+        let mut now = from;
+        let mut chunk = self.chunk.clamp(1, cycles.max(1));
+        while now < target && self.stop.is_none() {
+            let t0 = std::time::Instant::now();
+            let to = now.saturating_add(chunk).min(target);
+            if !self.run_to(to) {
+                break;
+            }
+            now = to;
+            let took = t0.elapsed().as_secs_f64().max(1e-6);
+            // Aim each chunk at a quarter of the budget.
+            let want = budget.as_secs_f64() / 4.0;
+            chunk = ((chunk as f64) * (want / took).clamp(0.25, 4.0)).max(1.0) as u64;
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        self.chunk = chunk;
+        self.refresh();
+        self.view.cycle - from
+    }
+
     /// Advances one cycle at a time until the selected core has retired
     /// one more instruction (or [`STEP_INSTRUCTION_LIMIT`] cycles pass).
     fn step_instruction(&mut self) {
@@ -305,8 +348,13 @@ impl App {
         }
         if self.driver.attached() {
             self.refresh();
+            if let Some(why) = self.driver.gone() {
+                self.ui.running = false;
+                self.ui.note = Some(why.clone());
+                self.stop = Some(why);
+            }
         } else {
-            self.advance(self.ui.speed);
+            self.advance_within(self.ui.speed, FRAME_BUDGET);
         }
     }
 

@@ -1,12 +1,13 @@
 //! `epsim-tui` (also `epsim tui`): run a program on a simulated chip and
 //! watch it, live.
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use epsim_sim::setup::MachineArgs;
+use epsim_sim::setup::{check_args, parse_u64, MachineArgs};
 use epsim_sim::{FaultPolicy, Syscalls};
 use epsim_tui::remote::Remote;
 use epsim_tui::{input, view, App};
@@ -18,6 +19,7 @@ const FRAME: Duration = Duration::from_millis(50);
 #[derive(Parser)]
 #[command(
     name = "epsim tui",
+    bin_name = "epsim tui",
     version,
     about = "Watch a program run on a simulated Epiphany chip (press ? for the keys)"
 )]
@@ -31,8 +33,9 @@ struct Cli {
     attach: Option<PathBuf>,
     #[command(flatten)]
     machine: MachineArgs,
-    /// Cycles simulated per frame while running.
-    #[arg(long, value_name = "CYCLES", default_value_t = 10_000)]
+    /// Cycles simulated per frame while running (at most what 35 ms of
+    /// the frame can simulate).
+    #[arg(long, value_name = "CYCLES", default_value_t = 10_000, value_parser = parse_u64)]
     speed: u64,
     /// Start running at once instead of paused.
     #[arg(long)]
@@ -50,12 +53,20 @@ fn own_machine(cli: &Cli, program: &std::path::Path) -> Result<epsim_sim::Machin
         .collect();
     let mut sys = Syscalls::captured(argv, Vec::new());
     sys.allow_files = true;
-    setup.build(sys).map_err(|e| {
-        for line in e.to_string().lines() {
+    let fail = |msg: String| {
+        for line in msg.lines() {
             eprintln!("epsim tui: {line}");
         }
         ExitCode::from(2)
-    })
+    };
+    let (m, plans) = setup
+        .build_with_plans(sys)
+        .map_err(|e| fail(e.to_string()))?;
+    if let Some(plan) = plans.first() {
+        let argv = m.sys.args.clone();
+        check_args(plan, &argv).map_err(|e| fail(format!("{}: {e}", program.display())))?;
+    }
+    Ok(m)
 }
 
 fn main() -> ExitCode {
@@ -82,7 +93,23 @@ fn main() -> ExitCode {
         }
     };
     app.ui.speed = cli.speed.max(1);
-    let mut terminal = ratatui::init();
+    // The view needs a terminal to draw in and read keys from; without one
+    // the terminal set-up would fail halfway.
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!(
+            "epsim tui: needs a terminal (standard input and output are not both one); \
+             use `epsim run` to run a program without the view"
+        );
+        return ExitCode::from(2);
+    }
+    let mut terminal = match ratatui::try_init() {
+        Ok(t) => t,
+        Err(e) => {
+            ratatui::restore();
+            eprintln!("epsim tui: cannot set up the terminal: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let result = (|| -> std::io::Result<()> {
         loop {
             let start = Instant::now();

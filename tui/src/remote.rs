@@ -114,4 +114,8 @@ impl Driver for Remote {
     fn hold(&mut self, on: bool) {
         let _: Option<Value> = self.call(json!({ "op": "pause", "on": on }));
     }
+
+    fn gone(&self) -> Option<String> {
+        self.gone.clone()
+    }
 }

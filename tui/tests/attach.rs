@@ -117,6 +117,12 @@ fn the_tui_watches_and_steps_a_host_programs_chip() {
     app.apply(Action::Toggle);
     wait_for(&mut app, "released, it runs again", &|c| c > held);
     drop(h);
+    // The free-running view notices the host has gone on its next frame:
+    // it stops saying "running" (issue 14).
+    app.tick();
+    assert!(!app.ui.running);
+    assert_eq!(app.stop.as_deref(), Some("the host program has ended"));
+    assert!(frame(&app).contains("ended"));
     if let Some(dir) = sock.parent() {
         let _ = std::fs::remove_dir_all(dir);
     }

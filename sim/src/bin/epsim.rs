@@ -1,15 +1,23 @@
 //! `epsim`: run and inspect Epiphany programs.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::{BufWriter, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use epsim_sim::setup::{parse_core, MachineArgs, Setup, SetupError};
+use epsim_loader::LoadPlan;
+use epsim_sim::core::RunState;
+use epsim_sim::setup::{
+    check_args, chip_core, parse_core, parse_u64, MachineArgs, Setup, SetupError,
+};
+use epsim_sim::syscall::Sink;
 use epsim_sim::timing::Stall;
 use epsim_sim::trace::{Trace, TraceFilter, TraceFormat};
-use epsim_sim::{Config, CoreId, FaultPolicy, Mode, StopReason, Syscalls};
+use epsim_sim::{Config, FaultPolicy, Machine, Mode, StopReason, Syscalls};
 
 /// Exit status when `--max-cycles` stops the run (as timeout(1)).
 const EXIT_CYCLE_LIMIT: u8 = 124;
@@ -19,6 +27,8 @@ const EXIT_GUEST_FAULT: u8 = 125;
 const EXIT_LOAD_ERROR: u8 = 126;
 /// Exit status when an output file cannot be written (as for bad usage).
 const EXIT_USAGE: u8 = 2;
+/// Exit status after SIGPIPE (128 + 13), should raising it fail.
+const EXIT_SIGPIPE: u8 = 141;
 
 #[derive(Parser)]
 #[command(
@@ -41,7 +51,7 @@ enum Command {
         #[command(flatten)]
         machine: MachineArgs,
         /// Stop after this many simulated cycles (exit status 124).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = parse_u64)]
         max_cycles: Option<u64>,
         /// Print instructions retired and simulated cycles to stderr at the end.
         #[arg(long)]
@@ -55,6 +65,10 @@ enum Command {
         /// order; the results are identical, only slower).
         #[arg(long)]
         strict: bool,
+        /// No progress line (shown on a terminal when a run lasts more
+        /// than a second or two).
+        #[arg(long, short)]
+        quiet: bool,
         #[command(flatten)]
         trace: TraceArgs,
         /// Arguments passed to the program (after `--`).
@@ -82,20 +96,22 @@ enum Command {
 #[derive(clap::Args)]
 struct TraceArgs {
     /// Write a trace of every retired instruction to FILE (`-` for
-    /// standard output); see README.md, "Traces".
+    /// standard output, and then the program's standard output goes to
+    /// standard error); see README.md, "Traces".
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
     /// Trace format: aligned text lines or JSON lines.
     #[arg(long, value_enum, default_value_t = Format::Text, requires = "trace")]
     trace_format: Format,
-    /// Trace only this core, as ROW,COL (repeat for several; default all).
+    /// Trace only this core, as chip-relative ROW,COL like --group (0,0
+    /// is the chip's first core; repeat for several; default all).
     #[arg(long, value_name = "ROW,COL", value_parser = parse_core, requires = "trace")]
-    trace_core: Vec<CoreId>,
+    trace_core: Vec<(u32, u32)>,
     /// First cycle traced.
-    #[arg(long, value_name = "CYCLE", default_value_t = 0, requires = "trace")]
+    #[arg(long, value_name = "CYCLE", default_value_t = 0, requires = "trace", value_parser = parse_u64)]
     trace_from: u64,
     /// Last cycle traced (inclusive).
-    #[arg(long, value_name = "CYCLE", requires = "trace")]
+    #[arg(long, value_name = "CYCLE", requires = "trace", value_parser = parse_u64)]
     trace_to: Option<u64>,
 }
 
@@ -116,8 +132,53 @@ fn duration(secs: f64) -> String {
     }
 }
 
-/// Opens the trace output the options ask for.
-fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
+/// Set when a write to standard output found its pipe closed: the command
+/// ends quietly at the next chance, as `cat` does.
+static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+
+/// Standard output that notes a closed pipe ([`STDOUT_CLOSED`]) and then
+/// swallows what is written, so that no writer above it reports an error;
+/// the command checks the flag and ends ([`die_of_sigpipe`]).
+struct PipeOut;
+
+impl Write for PipeOut {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if STDOUT_CLOSED.load(Ordering::Relaxed) {
+            return Ok(buf.len());
+        }
+        match std::io::stdout().lock().write(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                STDOUT_CLOSED.store(true, Ordering::Relaxed);
+                Ok(buf.len())
+            }
+            other => other,
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if STDOUT_CLOSED.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        match std::io::stdout().lock().flush() {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                STDOUT_CLOSED.store(true, Ordering::Relaxed);
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+/// Ends the process as a closed pipe ends `cat`: killed by SIGPIPE,
+/// without a message (Rust ignores SIGPIPE, so it is raised here with its
+/// default action).
+fn die_of_sigpipe() -> ExitCode {
+    let _ = signal_hook::low_level::emulate_default_handler(signal_hook::consts::SIGPIPE);
+    ExitCode::from(EXIT_SIGPIPE)
+}
+
+/// Opens the trace output the options ask for, for the cores of `config`.
+fn open_trace(args: &TraceArgs, config: &Config) -> Result<Option<Trace>, String> {
     let Some(path) = &args.trace else {
         return Ok(None);
     };
@@ -128,8 +189,13 @@ fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
             args.trace_from
         ));
     }
+    let cores = args
+        .trace_core
+        .iter()
+        .map(|&rc| chip_core(config, rc).map_err(|e| format!("--trace-core: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
     let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
-        Box::new(BufWriter::new(std::io::stdout()))
+        Box::new(BufWriter::new(PipeOut))
     } else {
         let f = File::create(path)
             .map_err(|e| format!("cannot create trace file {}: {e}", path.display()))?;
@@ -140,7 +206,7 @@ fn open_trace(args: &TraceArgs) -> Result<Option<Trace>, String> {
         Format::Json => TraceFormat::Json,
     };
     let filter = TraceFilter {
-        cores: args.trace_core.clone(),
+        cores,
         from: args.trace_from,
         to,
     };
@@ -163,6 +229,7 @@ fn main() -> ExitCode {
             stats,
             on_fault,
             strict,
+            quiet,
             trace,
             args,
         } => {
@@ -171,7 +238,13 @@ fn main() -> ExitCode {
                 OnFault::Raise => FaultPolicy::Raise,
             };
             let setup = machine.setup(&program, fault_policy);
-            run(&program, &setup, max_cycles, stats, strict, &trace, args)
+            let opts = RunOptions {
+                max_cycles,
+                stats,
+                strict,
+                progress: !quiet && std::io::stderr().is_terminal(),
+            };
+            run(&program, &setup, &opts, &trace, args)
         }
         Command::Disasm { program } => disasm(&program),
         Command::Tui { args } => tui(&args),
@@ -187,7 +260,14 @@ fn tui(args: &[String]) -> ExitCode {
         .filter(|p| p.is_file());
     let program = beside.unwrap_or_else(|| PathBuf::from(&name));
     match std::process::Command::new(&program).args(args).status() {
-        Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(0, 255) as u8)),
+        Ok(s) => {
+            use std::os::unix::process::ExitStatusExt;
+            let code = s
+                .code()
+                .or_else(|| s.signal().map(|sig| 128 + sig))
+                .unwrap_or(1);
+            ExitCode::from(code.clamp(0, 255) as u8)
+        }
         Err(e) => {
             eprintln!(
                 "epsim: cannot run {}: {e} (build it with `cargo build --release`, or install it with `cargo install --path tui`)",
@@ -198,40 +278,211 @@ fn tui(args: &[String]) -> ExitCode {
     }
 }
 
-fn run(
-    program: &Path,
-    setup: &Setup,
+/// How `epsim run` runs, besides the machine and the trace.
+struct RunOptions {
     max_cycles: Option<u64>,
     stats: bool,
     strict: bool,
+    /// Show a progress line on standard error (a terminal).
+    progress: bool,
+}
+
+/// A signal that asks the run to stop (SIGINT, SIGTERM), caught so that
+/// the run ends at the next slice boundary with its trace closed and its
+/// statistics printed; a second one ends the process at once.
+///
+/// signal-hook (already in the build through the TUI's crossterm) does the
+/// async-signal-safe part: its handlers only set atomics, and its
+/// conditional shutdown is the documented double Ctrl-C pattern.
+struct Stop {
+    /// Set by the first signal; arms the immediate exit on the second.
+    asked: Arc<AtomicBool>,
+    /// Which signal came first.
+    signal: Arc<AtomicUsize>,
+}
+
+impl Stop {
+    fn install() -> Stop {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let stop = Stop {
+            asked: Arc::new(AtomicBool::new(false)),
+            signal: Arc::new(AtomicUsize::new(0)),
+        };
+        for (sig, status) in [(SIGINT, 130), (SIGTERM, 143)] {
+            // Registration fails only for forbidden signals; without the
+            // handlers the signal keeps its default action, which is safe.
+            let _ = signal_hook::flag::register_conditional_shutdown(
+                sig,
+                status,
+                Arc::clone(&stop.asked),
+            );
+            let _ = signal_hook::flag::register_usize(sig, Arc::clone(&stop.signal), sig as usize);
+            let _ = signal_hook::flag::register(sig, Arc::clone(&stop.asked));
+        }
+        stop
+    }
+
+    /// The signal that asked the run to stop, if one did.
+    fn signal(&self) -> Option<i32> {
+        self.asked
+            .load(Ordering::SeqCst)
+            .then(|| self.signal.load(Ordering::SeqCst) as i32)
+    }
+}
+
+/// Why the sliced run ended.
+enum Ended {
+    /// The machine stopped by itself (or at `--max-cycles`).
+    Machine(StopReason),
+    /// A signal asked it to stop.
+    Signal(i32),
+    /// Standard output's pipe closed.
+    StdoutClosed,
+}
+
+/// Simulated cycles per slice of the run: how often a signal or a closed
+/// pipe is looked for (every few milliseconds to a second, by the speed
+/// of the run) and the progress line can change. The slices end at fixed
+/// cycles, multiples of this, so that a run is the same every time.
+const SLICE_CYCLES: u64 = 1 << 20;
+/// When the progress line appears, and how often it changes.
+const PROGRESS_AFTER: Duration = Duration::from_millis(1500);
+const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+
+/// Runs `m` to its end in slices of simulated cycles, looking between
+/// slices at the stop flags and the progress line. The slices end at
+/// cycle boundaries, which the machine resumes from.
+fn run_sliced(m: &mut Machine, opts: &RunOptions, stop: &Stop) -> Ended {
+    let limit = opts.max_cycles.unwrap_or(u64::MAX);
+    let start = Instant::now();
+    let mut shown = false;
+    let mut last_shown: Option<Instant> = None;
+    let ended = loop {
+        if let Some(sig) = stop.signal() {
+            break Ended::Signal(sig);
+        }
+        if STDOUT_CLOSED.load(Ordering::Relaxed) {
+            break Ended::StdoutClosed;
+        }
+        let to = (m.now / SLICE_CYCLES + 1)
+            .saturating_mul(SLICE_CYCLES)
+            .min(limit);
+        match m.run(Some(to)) {
+            StopReason::CycleLimit { .. } if to < limit => {}
+            // The timed scheduler can end a run whose limit falls inside a
+            // core's stall as if every core had stopped while one is still
+            // running (a scheduler bug, reported with issue 14): that was
+            // the slice's end.
+            StopReason::AllHalted | StopReason::AllIdle
+                if to < limit && m.group().any(|c| c.run == RunState::Running) => {}
+            other => break Ended::Machine(other),
+        }
+        if opts.progress
+            && start.elapsed() >= PROGRESS_AFTER
+            && last_shown.is_none_or(|t| t.elapsed() >= PROGRESS_EVERY)
+        {
+            last_shown = Some(Instant::now());
+            let secs = start.elapsed().as_secs_f64();
+            eprint!(
+                "\r\x1b[Kepsim: cycle {} ({:.1} M cycles/s)",
+                m.now,
+                m.now as f64 / secs / 1e6
+            );
+            shown = true;
+        }
+    };
+    if shown {
+        eprint!("\r\x1b[K");
+    }
+    // Whatever the guest wrote to a closed pipe was swallowed; the run
+    // ends quietly even if the machine also stopped by itself.
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return Ended::StdoutClosed;
+    }
+    ended
+}
+
+/// Where each core of the group is, for a run stopped from outside.
+fn say_where(m: &Machine, plans: &[(Vec<epsim_sim::CoreId>, LoadPlan)]) {
+    for core in m.group() {
+        let plan = plans
+            .iter()
+            .find(|(ids, _)| ids.contains(&core.id))
+            .map(|(_, p)| p);
+        let pc = core.state.pc;
+        let at = plan
+            .and_then(|p| p.symbol_before(pc))
+            .map(|s| match pc - s.addr {
+                0 => format!(" <{}>", s.name),
+                off => format!(" <{}+{off:#x}>", s.name),
+            })
+            .unwrap_or_default();
+        let state = match core.run {
+            RunState::Running => "running",
+            RunState::Idle => "idle",
+            RunState::Halted => "halted",
+        };
+        eprintln!(
+            "epsim: {} at pc {pc:#010x}{at}, {state}, {} instructions retired",
+            core.id, core.stats.instret
+        );
+    }
+}
+
+fn run(
+    program: &Path,
+    setup: &Setup,
+    opts: &RunOptions,
     trace: &TraceArgs,
     args: Vec<String>,
 ) -> ExitCode {
     let mode = setup.mode;
-    let argv = std::iter::once(program.display().to_string())
+    let stats = opts.stats;
+    let argv: Vec<String> = std::iter::once(program.display().to_string())
         .chain(args)
         .collect();
-    let mut m = match setup.build(Syscalls::inherit(argv)) {
-        Ok(m) => m,
-        Err(e) => {
-            for line in e.to_string().lines() {
-                eprintln!("epsim: {line}");
-            }
-            return ExitCode::from(match e {
-                SetupError::Usage(_) => EXIT_USAGE,
-                SetupError::Load(_) => EXIT_LOAD_ERROR,
-            });
-        }
+    let mut sys = Syscalls::inherit(argv.clone());
+    // With the trace on standard output, the program's output goes to
+    // standard error so that the two stay apart.
+    let trace_to_stdout = trace.trace.as_deref().is_some_and(|p| p.as_os_str() == "-");
+    sys.stdout = if trace_to_stdout {
+        Sink::Stderr
+    } else {
+        Sink::Writer(Box::new(PipeOut))
     };
-    m.strict = strict;
-    match open_trace(trace) {
+    let fail = |e: SetupError| {
+        for line in e.to_string().lines() {
+            eprintln!("epsim: {line}");
+        }
+        ExitCode::from(match e {
+            SetupError::Usage(_) => EXIT_USAGE,
+            SetupError::Load(_) => EXIT_LOAD_ERROR,
+        })
+    };
+    let (mut m, plans) = match setup.build_with_plans(sys) {
+        Ok(built) => built,
+        Err(e) => return fail(e),
+    };
+    if let Some(main) = plans.first() {
+        if let Err(e) = check_args(main, &argv) {
+            return fail(SetupError::Usage(format!("{}: {e}", program.display())));
+        }
+    }
+    let groups = match setup.groups() {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let plans: Vec<_> = groups.into_iter().zip(plans).collect();
+    m.strict = opts.strict;
+    match open_trace(trace, &m.config) {
         Ok(t) => m.trace = t,
         Err(e) => {
             eprintln!("epsim: {e}");
             return ExitCode::from(EXIT_USAGE);
         }
     }
-    let stop = m.run(max_cycles);
+    let stop_signal = Stop::install();
+    let ended = run_sliced(&mut m, opts, &stop_signal);
     if let Some(t) = m.trace.as_mut() {
         if let Err(e) = t.finish() {
             let path = trace.trace.as_deref().unwrap_or(Path::new("-"));
@@ -239,6 +490,23 @@ fn run(
             return ExitCode::from(EXIT_USAGE);
         }
     }
+    if matches!(ended, Ended::StdoutClosed) || STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return die_of_sigpipe();
+    }
+    // A run stopped from outside says so first, then where each core was
+    // (after the statistics, if asked).
+    let interrupted = match &ended {
+        Ended::Signal(sig) => {
+            let name = if *sig == signal_hook::consts::SIGTERM {
+                "SIGTERM"
+            } else {
+                "SIGINT"
+            };
+            eprintln!("epsim: interrupted by {name} at cycle {}", m.now);
+            Some(*sig)
+        }
+        _ => None,
+    };
     if stats {
         eprintln!("epsim: instructions retired: {}", m.instret());
         eprintln!(
@@ -285,6 +553,13 @@ fn run(
             }
         }
     }
+    let stop = match ended {
+        Ended::Machine(stop) => stop,
+        Ended::Signal(_) | Ended::StdoutClosed => {
+            say_where(&m, &plans);
+            return ExitCode::from(128u8.wrapping_add(interrupted.unwrap_or(0) as u8));
+        }
+    };
     match stop {
         StopReason::Exit { status, .. } => ExitCode::from(status as u8),
         StopReason::Signalled { core, signal } => {
@@ -331,6 +606,16 @@ fn disasm(program: &Path) -> ExitCode {
             return ExitCode::from(EXIT_LOAD_ERROR);
         }
     };
-    print!("{}", epsim_sim::disasm::listing(&plan));
+    let mut out = BufWriter::new(PipeOut);
+    let written = out
+        .write_all(epsim_sim::disasm::listing(&plan).as_bytes())
+        .and_then(|()| out.flush());
+    if STDOUT_CLOSED.load(Ordering::Relaxed) {
+        return die_of_sigpipe();
+    }
+    if let Err(e) = written {
+        eprintln!("epsim: writing the listing: {e}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     ExitCode::SUCCESS
 }
