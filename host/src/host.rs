@@ -25,11 +25,16 @@
 //!   undo the access.
 //! * **Loading** follows e-loader (stack.md §2.4): each core of the group
 //!   is reset (registers as at power-up, DMA stopped), its SRAM cleared,
-//!   the program's segments copied, the e-lib configuration words written
-//!   at 0x28 (`e_group_config_t`), 0x50 (`e_emem_config_t`) and 0x58
-//!   (`loader_cfg`, BSS-cleared flag) unless the program loads something
-//!   there, and the core left idle until a SYNC interrupt (`start`) sends
-//!   it to address 0.
+//!   the program's segments copied, then the e-lib configuration words
+//!   written (`e_group_config_t`, `e_emem_config_t`, and `loader_cfg` with
+//!   the BSS-cleared flag) at the addresses of the ELF's `workgroup_cfg`,
+//!   `ext_mem_cfg` and `loader_cfg` sections, over whatever the segments
+//!   put there (e-lib defines the objects in them, so ESDK-linked programs
+//!   load zeros there); a section in external memory gets its words in
+//!   DRAM. A program with none of the three sections (our linker scripts)
+//!   gets the words at e-lib's addresses 0x28, 0x50 and 0x58 if it loads
+//!   nothing in 0x28..0x68 (e-loader itself writes nothing then). The core
+//!   is left idle until a SYNC interrupt (`start`) sends it to address 0.
 //! * **Host writes into DRAM through raw pointers** are not seen by the
 //!   decoded-code check: the decoded DRAM code is dropped whenever the host
 //!   starts, resumes or signals a core.
@@ -427,11 +432,7 @@ impl Host {
                 }
             }
         }
-        // The configuration words go where the program loads nothing.
-        let cfg_free = plan.segments.iter().all(|s| match s.region {
-            Region::Local { offset } => u64::from(offset) + s.mem_size() <= 0x28 || offset >= 0x68,
-            _ => true,
-        });
+        let cfg_places = self.config_places(path, &plan)?;
         let (mut local, mut external) = (0u64, 0u64);
         for s in &plan.segments {
             match s.region {
@@ -465,27 +466,34 @@ impl Host {
             // load_group starts the core at the entry; e-loader leaves it
             // idle until the SYNC interrupt.
             core.reset();
-            if cfg_free {
-                let words = [
-                    3, // E_EPI_GROUP
-                    self.platform.chip.code(),
-                    base.bits(),
-                    base.row,
-                    base.col,
-                    group.rows,
-                    group.cols,
-                    r,
-                    c,
-                    0xdead_beef,
-                    5, // E_EXT_MEM
-                    self.config.ext_base,
-                    1, // LOADER_BSS_CLEARED_FLAG
-                    0,
-                    0,
-                    0,
-                ];
+            let group_cfg = [
+                3, // E_EPI_GROUP
+                self.platform.chip.code(),
+                base.bits(),
+                base.row,
+                base.col,
+                group.rows,
+                group.cols,
+                r,
+                c,
+                0xdead_beef,
+            ];
+            let emem_cfg = [5 /* E_EXT_MEM */, self.config.ext_base];
+            let loader_cfg = [1 /* LOADER_BSS_CLEARED_FLAG */, 0, 0, 0];
+            let words: [&[u32]; 3] = [&group_cfg, &emem_cfg, &loader_cfg];
+            for (place, words) in cfg_places.iter().zip(words) {
                 let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                core.sram.write_bytes(0x28, &bytes);
+                match place {
+                    None => {}
+                    Some(Region::Local { offset }) => {
+                        g.machine.cores[i].sram.write_bytes(*offset, &bytes);
+                    }
+                    Some(Region::External { offset }) => {
+                        g.machine.dram.write_bytes(*offset, &bytes);
+                    }
+                    // config_places refuses these.
+                    Some(Region::OnChip { .. }) => {}
+                }
             }
         }
         let n = idx.len() as u64;
@@ -501,6 +509,58 @@ impl Host {
         drop(g);
         self.inner.wake.notify_all();
         Ok(())
+    }
+
+    /// Where e-loader writes the three configuration objects of the ELF
+    /// at `path` (whose load plan is `plan`), in the order of
+    /// [`CFG_SECTIONS`]: at the address of each section the ELF has (core
+    /// SRAM or external DRAM), nowhere for one it lacks; for an ELF with
+    /// none of them, at e-lib's fixed addresses if no segment loads
+    /// anything in 0x28..0x68. Refuses a section the words cannot be
+    /// written to, naming it.
+    fn config_places(
+        &self,
+        path: &Path,
+        plan: &epsim_loader::LoadPlan,
+    ) -> Result<[Option<Region>; 3], HostError> {
+        let addrs = config_sections(path)?;
+        if addrs.iter().all(Option::is_none) {
+            let free = plan.segments.iter().all(|s| match s.region {
+                Region::Local { offset } => {
+                    u64::from(offset) + s.mem_size() <= 0x28 || offset >= 0x68
+                }
+                _ => true,
+            });
+            return Ok(if free {
+                CFG_FIXED.map(|a| Some(Region::Local { offset: a }))
+            } else {
+                [None; 3]
+            });
+        }
+        let target = self.config.load_target();
+        let mut out = [None; 3];
+        for (k, addr) in addrs.iter().enumerate() {
+            let Some(addr) = *addr else { continue };
+            let why = match target.place(addr, CFG_SIZES[k]) {
+                Ok(r @ (Region::Local { .. } | Region::External { .. })) => {
+                    out[k] = Some(r);
+                    continue;
+                }
+                Ok(Region::OnChip { .. }) => {
+                    "it is a core's global SRAM address (e-loader writes these words only at a \
+                     core-local or an external-memory address)"
+                        .to_string()
+                }
+                Err(e) => e.to_string(),
+            };
+            return Err(HostError::Setup(format!(
+                "{}: section {} at {addr:#x} ({} bytes) cannot hold e-loader's configuration words: {why}",
+                path.display(),
+                CFG_SECTIONS[k],
+                CFG_SIZES[k],
+            )));
+        }
+        Ok(out)
     }
 
     /// Starts cores (ILATST = SYNC), as `e_start`/`e_start_group` do.
@@ -977,6 +1037,76 @@ impl Sim {
     }
 }
 
+/// The ELF sections e-loader writes its configuration objects into
+/// (`e_group_config_t`, `e_emem_config_t`, `loader_cfg`), their sizes, and
+/// the addresses e-lib's layouts give them.
+const CFG_SECTIONS: [&str; 3] = ["workgroup_cfg", "ext_mem_cfg", "loader_cfg"];
+const CFG_SIZES: [u32; 3] = [40, 8, 16];
+const CFG_FIXED: [u32; 3] = [0x28, 0x50, 0x58];
+
+/// The address of each of [`CFG_SECTIONS`] in the ELF file at `path` (the
+/// first section of that name, as e-loader's `lookup_sections` takes), or
+/// `None` where there is no such section. The file is one the loader has
+/// accepted (a little-endian ELF32); a section table that does not fit in
+/// the file is an error naming it.
+fn config_sections(path: &Path) -> Result<[Option<u32>; 3], HostError> {
+    use std::os::unix::fs::FileExt;
+    let bad = |what: String| HostError::Setup(format!("{}: {what}", path.display()));
+    let file = std::fs::File::open(path)
+        .map_err(|e| bad(format!("cannot reopen for its section headers: {e}")))?;
+    let read = |off: u64, len: usize, what: &str| -> Result<Vec<u8>, HostError> {
+        let mut buf = vec![0; len];
+        file.read_exact_at(&mut buf, off).map_err(|e| {
+            bad(format!(
+                "{what} ({len} bytes at file offset {off:#x}) cannot be read: {e}"
+            ))
+        })?;
+        Ok(buf)
+    };
+    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
+    let u32_at = |b: &[u8], o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+    let eh = read(0, 52, "the ELF header")?;
+    let (shoff, shentsize) = (u32_at(&eh, 0x20), usize::from(u16_at(&eh, 0x2e)));
+    let (shnum, shstrndx) = (
+        usize::from(u16_at(&eh, 0x30)),
+        usize::from(u16_at(&eh, 0x32)),
+    );
+    let mut out = [None; 3];
+    if shoff == 0 || shnum == 0 {
+        return Ok(out);
+    }
+    if shentsize < 40 {
+        return Err(bad(format!(
+            "section header entries of {shentsize} bytes (ELF32 needs 40)"
+        )));
+    }
+    if shstrndx >= shnum {
+        return Err(bad(format!(
+            "section-name table index {shstrndx} is not below the {shnum} sections"
+        )));
+    }
+    let table = read(u64::from(shoff), shnum * shentsize, "the section headers")?;
+    let sh = |i: usize| &table[i * shentsize..i * shentsize + 40];
+    let names = read(
+        u64::from(u32_at(sh(shstrndx), 0x10)),
+        u32_at(sh(shstrndx), 0x14) as usize,
+        "the section-name table",
+    )?;
+    for i in 0..shnum {
+        let start = u32_at(sh(i), 0) as usize;
+        let Some(rest) = names.get(start..) else {
+            continue;
+        };
+        let name = &rest[..rest.iter().position(|&b| b == 0).unwrap_or(rest.len())];
+        for (k, want) in CFG_SECTIONS.iter().enumerate() {
+            if out[k].is_none() && name == want.as_bytes() {
+                out[k] = Some(u32_at(sh(i), 0x0c));
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// The free-running thread: the chip advances a slice at a time while
 /// anything can run, host calls and slices taking turns; when nothing can
 /// run it waits for a host call (or a millisecond).
@@ -1068,6 +1198,73 @@ mod tests {
         assert_eq!(h.read_reg(1, 2, reg::COREID).unwrap(), (33 << 6) | 10);
         h.run(1000);
         assert_eq!(h.now() - t1, 2 * (CALL_CYCLES + READ_TXN_CYCLES) + 1000);
+    }
+
+    fn dev_elf(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/dev")
+            .join(name)
+    }
+
+    #[test]
+    fn config_words_go_to_the_sections_even_over_a_loaded_segment() {
+        let h = det();
+        let g = Workgroup {
+            row: 2,
+            col: 1,
+            rows: 1,
+            cols: 2,
+        };
+        h.load(&dev_elf("cfg_dev.elf"), g, &[(0, 1)], false)
+            .unwrap();
+        let mut b = [0u8; 64];
+        h.read_sram(2, 2, 0x28, &mut b).unwrap();
+        let w: Vec<u32> = b
+            .chunks(4)
+            .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+            .collect();
+        let id = (34 << 6) | 9;
+        assert_eq!(
+            w[..13],
+            [3, 0, id, 34, 9, 1, 2, 0, 1, 0xdead_beef, 5, 0x8e00_0000, 1]
+        );
+        // In external memory: the words are written there.
+        h.load(&dev_elf("cfg_dev_dram.elf"), g, &[(0, 0)], false)
+            .unwrap();
+        h.read_dram(0x0110_0000, &mut b).unwrap();
+        assert_eq!(b[8..12], id.to_le_bytes());
+        assert_eq!(b[0x30..0x34], 1u32.to_le_bytes());
+        h.read_sram(2, 1, 0x28, &mut b).unwrap();
+        assert_eq!(
+            b, [0; 64],
+            "nothing at 0x28 when the sections are elsewhere"
+        );
+    }
+
+    #[test]
+    fn config_sections_that_cannot_be_written_refuse_the_load() {
+        let h = det();
+        h.write_sram(0, 0, 0x100, &[7; 4]).unwrap();
+        let before = h.stats();
+        let g = Workgroup {
+            row: 0,
+            col: 0,
+            rows: 1,
+            cols: 1,
+        };
+        let e = h
+            .load(&dev_elf("cfg_dev_oncore.elf"), g, &[(0, 0)], true)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("cfg_dev_oncore.elf: section workgroup_cfg at 0x80807000")
+                && e.contains("global SRAM address"),
+            "{e}"
+        );
+        assert_eq!(h.stats(), before, "a refused load costs nothing");
+        let mut b = [0; 4];
+        h.read_sram(0, 0, 0x100, &mut b).unwrap();
+        assert_eq!(b, [7; 4], "a refused load changes nothing");
     }
 
     #[test]

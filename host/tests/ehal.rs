@@ -400,3 +400,47 @@ fn a_core_finds_a_host_shm_region_through_the_table_in_dram() {
         );
     }
 }
+
+#[test]
+fn loader_config_words_land_in_the_programs_own_sections() {
+    // Issue 15, defect 1: e-loader writes e_group_config_t, e_emem_config_t
+    // and loader_cfg at the addresses of the ELF's workgroup_cfg,
+    // ext_mem_cfg and loader_cfg sections after loading, although (as in
+    // every ESDK-linked program) a loaded segment covers them.
+    let dev = root().join("host/tests/dev");
+    let (elf, dram_elf) = (dev.join("cfg_dev.elf"), dev.join("cfg_dev_dram.elf"));
+    let plan = epsim_loader::load_file(&elf, &epsim_loader::Target::parallella16()).unwrap();
+    assert!(
+        plan.segments
+            .iter()
+            .any(|s| s.vaddr <= 0x28 && u64::from(s.vaddr) + s.mem_size() >= 0x68),
+        "cfg_dev.elf must load a segment over 0x28..0x68, as ESDK programs do"
+    );
+    let exe = build(&root().join("host/tests/c/cfg.c"), "cfg", &[]);
+    let mut want: Vec<String> = Vec::new();
+    for (r, c) in [(0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)] {
+        let at = format!("[{},{}] ", 33 + r, 9 + c);
+        want.push(format!("{at}at 28: type 3 chip 0 group 849 at 33,9 of 2x3"));
+        want.push(format!(
+            "{at}core {r},{c} pad deadbeef emem 5 8e000000 at 50 loader 1 at 58"
+        ));
+    }
+    want.push("[35,11] at 8f100000: type 3 chip 0 group 8cb at 35,11 of 1x1".into());
+    want.push(
+        "[35,11] core 0,0 pad deadbeef emem 5 8e000000 at 8f100028 loader 1 at 8f100030".into(),
+    );
+    want.sort();
+    for mode in ["free", "deterministic"] {
+        let o = run(
+            &exe,
+            &root(),
+            mode,
+            &[elf.to_str().unwrap(), dram_elf.to_str().unwrap()],
+        );
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{mode}: {out}\n{err}");
+        let mut got: Vec<String> = out.lines().map(str::to_owned).collect();
+        got.sort();
+        assert_eq!(got, want, "{mode}");
+    }
+}
