@@ -49,7 +49,12 @@ typedef struct {
 
 typedef struct {
     u32 code;
-    u16 nparams, nregs;
+    union {
+        struct {
+            u16 nparams, nregs;
+        };
+        u32 pr; /* both as one word: nparams | nregs << 16 */
+    };
 } FuncEntry;
 
 #define MODULE_MAGIC 0x4d595045u

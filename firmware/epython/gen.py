@@ -16,7 +16,7 @@ SRC = HERE / "isa.txt"
 C_OUT = HERE / "gen" / "opcodes.h"
 PY_OUT = ROOT / "python" / "epython" / "_isa.py"
 
-FORMATS = ("-", "A", "AB", "ABC", "ABx", "AsBx", "ABsC", "sJ", "ABJ")
+FORMATS = ("-", "A", "AB", "ABC", "ABx", "AsBx", "ABsC", "sJ", "ABJ", "ABsCJ")
 
 
 def parse(text):

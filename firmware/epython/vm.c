@@ -826,6 +826,11 @@ NOINLINE const u32 *epy_slow(u32 ins, Value *R, const u32 *pc)
         if (epy_truth(*ra) == (op == OP_JT))
             pc += SBX;
         break;
+    case OP_INCJLT:
+    case OP_INCJLE:
+        *ra = epy_arith(OP_ADD, *ra, mki((i32)ins >> 24));
+        op += OP_JLT - OP_INCJLT; /* then the compare-and-jump of JLT, JLE */
+        /* fall through */
     case OP_JLT:
     case OP_JLE:
     case OP_JNLT:

@@ -46,17 +46,18 @@ static inline void stv(Value *base, u32 off, u64 d)
 /* Fetch and dispatch through the 256-entry table in the device area
  * (g_dispatch, filled on the first launch): opcodes without a handler go
  * to `slow`, which reports BAD_OPCODE. */
+#define HANDLER(w) (*(const void *const *)((const char *)table + ((w) << 24 >> 22)))
 #define NEXT()                                                                                     \
     do {                                                                                           \
         ins = *pc++;                                                                               \
-        goto *table[ins & 0xff];                                                                   \
+        goto *HANDLER(ins);                                                                        \
     } while (0)
 /* The same, split: FETCH() the next word into `ins` and look up its
  * handler once this instruction's operands are decoded, finish, then GO():
  * the loads overlap the rest of the handler. */
 #define FETCH()                                                                                    \
     ins = *pc++;                                                                                   \
-    const void *nt_ = table[ins & 0xff]
+    const void *nt_ = HANDLER(ins)
 #define GO() goto *nt_
 
 /* The tail of a compare-and-jump: skip the extension word, or add it to
@@ -181,12 +182,49 @@ JUMP2(L_JNLT, "blt")
 JUMP2(L_JNLE, "blte")
 JUMP2(L_JEQ, "bne")
 JUMP2(L_JNE, "beq")
+/* i += k, then compare and jump (a while loop's bottom): one dispatch
+ * instead of two, i loaded once.  Scheduled by hand: the int result is
+ * made in the register pair i was loaded into (one strd), the jump is a
+ * conditional move of pc, the next word and its handler are loaded in the
+ * same block.  Not two ints: nothing changes and the handler is `slow`,
+ * which does the whole instruction.  `cond`: when the jump is taken. */
+#define INCJUMP(label, cond)                                                                       \
+    label : {                                                                                      \
+        const void *h_ = &&slow;                                                                   \
+        __asm__("lsr r16,%[ins],0x5\n\t"                                                          \
+                "lsr r18,%[ins],0xd\n\t"                                                          \
+                "and r16,r16,%[m]\n\t"                                                            \
+                "and r18,r18,%[m]\n\t"                                                            \
+                "ldrd r20,[%[R],+r16]\n\t"                                                        \
+                "ldrd r18,[%[R],+r18]\n\t"                                                        \
+                "asr r17,%[ins],0x18\n\t"                                                         \
+                "orr r23,r20,r18\n\t"                                                            \
+                "bne 1f\n\t"                                                                      \
+                "ldr r22,[%[pc]],+0x1\n\t"                                                        \
+                "add r21,r21,r17\n\t"                                                            \
+                "lsl r22,r22,0x2\n\t"                                                            \
+                "add r22,%[pc],r22\n\t"                                                          \
+                "sub r23,r21,r19\n\t" /* the flags the move tests: last */                        \
+                "mov" cond " %[pc],r22\n\t"                                                      \
+                "ldr %[ins],[%[pc]],+0x1\n\t"                                                     \
+                "strd r20,[%[R],+r16]\n\t"                                                        \
+                "lsl %[h],%[ins],0x18\n\t"                                                        \
+                "lsr %[h],%[h],0x16\n\t"                                                          \
+                "ldr %[h],[%[T],+%[h]]\n"                                                          \
+                "1:"                                                                               \
+                : [pc] "+r"(pc), [ins] "+r"(ins), [h] "+r"(h_)                                     \
+                : [R] "r"(R), [m] "r"(0x7f8u), [T] "r"(table)                                      \
+                : "r16", "r17", "r18", "r19", "r20", "r21", "r22", "r23", "cc", "memory");         \
+        goto *h_;                                                                                  \
+    }
+INCJUMP(L_INCJLT, "lt")
+INCJUMP(L_INCJLE, "lte")
 L_FORLOOP: {
     Value *r = RA;
     i32 step = (i32)r[2].v;
     i32 i = (i32)(r[0].v + (u32)step), stop = (i32)r[1].v;
     r[0].v = (u32)i;
-    if (step > 0 ? i < stop : i > stop) {
+    if (LIKELY(step > 0 ? i < stop : i > stop)) {
         ST(&r[3], MKI(i));
         pc += SBX;
     }
@@ -232,7 +270,11 @@ L_CALL: {
         goto slow;
     const FuncEntry *fe = &funcs[f];
     Value *nb = RA;
-    if (UNLIKELY(OPB != fe->nparams || ci + 1 >= ci_end || nb + fe->nregs > vstack_end))
+    /* nparams and nregs as one word (a half-word load costs two cycles
+     * more before its use) */
+    u32 pr = fe->pr;
+    if (UNLIKELY((ins << 8 >> 24) != (pr << 16 >> 16) || ci + 1 >= ci_end ||
+                 (const char *)nb + (pr >> 16 << 3) > (const char *)vstack_end))
         goto slow;
     ci->pc = pc;
     ci->rf = (u32)R | func << 16;

@@ -7,8 +7,9 @@ when assigned without `global`; other free names are read from the
 function's module at compile time), the register allocation (locals in
 the first registers, parameters first, temporaries above, calls at the
 top), the code shapes (loop tests at the bottom with the fused
-compare-jumps, FORPREP/FORLOOP for range, ADDI and LOADI), and the module
-image of PROTOCOL.md section 6.
+compare-jumps, INCJLT/INCJLE for a while loop that ends in `i += k`,
+FORPREP/FORLOOP for range, ADDI and LOADI), and the module image of
+PROTOCOL.md section 6.
 """
 
 import ast
@@ -586,7 +587,9 @@ class _FunctionCompiler:
 
     def emit(self, op, a=0, b=0, c=0, label=None):
         fmt = _isa.OPCODES[op][1]
-        if not 0 <= a <= 255 or (fmt in ("AB", "ABC", "ABsC", "ABJ") and not 0 <= b <= 255):
+        if not 0 <= a <= 255 or (
+            fmt in ("AB", "ABC", "ABsC", "ABJ", "ABsCJ") and not 0 <= b <= 255
+        ):
             self.err(None, f"internal: operand out of range in {op}")
         if fmt == "ABx" and not 0 <= b <= 0xFFFF:
             self.err(None, f"too many constants or globals (index {b})")
@@ -612,7 +615,7 @@ class _FunctionCompiler:
             return a + 1
         if fmt == "ABC":
             return max(a, b, c) + 1
-        return max(a, b) + 1  # AB, ABsC, ABJ
+        return max(a, b) + 1  # AB, ABsC, ABJ, ABsCJ
 
     def last_is_jump(self):
         """Whether control cannot reach the next instruction by falling through."""
@@ -662,7 +665,7 @@ class _FunctionCompiler:
         pc = 0
         for ins in self.insns:
             offsets.append(pc)
-            pc += 2 if _isa.OPCODES[ins.op][1] == "ABJ" else 1
+            pc += 2 if _isa.OPCODES[ins.op][1] in ("ABJ", "ABsCJ") else 1
         offsets.append(pc)
         words = []
         lines = []
@@ -701,9 +704,11 @@ class _FunctionCompiler:
                 word |= (b & 0xFFFFFF) << 8
             elif fmt == "ABJ":
                 word |= a << 8 | b << 16
+            elif fmt == "ABsCJ":
+                word |= a << 8 | b << 16 | (c & 0xFF) << 24
             words.append(word)
             lines.append(ins.line)
-            if fmt == "ABJ":
+            if fmt in ("ABJ", "ABsCJ"):
                 words.append(ext if ext is not None else 0)
                 lines.append(ins.line)
         self.f.words = words
@@ -1540,6 +1545,22 @@ class _FunctionCompiler:
             self.err(node, "while/else is not supported on the device")
         mark = self.freereg
         added = self.hoist_constants([node.test] + node.body)
+        fused = self.fused_increment(node)
+        if fused is not None:
+            # while i < n: ...; i += k  ->  the test once at the top, then
+            # the increment and the test as one INCJLT/INCJLE at the bottom
+            op, i, n, k, inc = fused
+            top = self.new_label()
+            end = self.new_label()
+            self.cond(node.test, False, end)
+            self.place(top)
+            self.loop_body(node.body[:-1], end, None)
+            self.line = inc.lineno
+            self.emit(op, i, n, k & 0xFF, label=top)
+            self.place(end)
+            self.unhoist(added)
+            self.free_to(mark)
+            return
         ok, value = self.const_of(node.test)
         top = self.new_label()
         test = self.new_label()
@@ -1554,6 +1575,64 @@ class _FunctionCompiler:
         self.place(end)
         self.unhoist(added)
         self.free_to(mark)
+
+    def fused_increment(self, node):
+        """(op, i, n, k, increment) when a while loop is `while i < n: ...; i += k`.
+
+        i is a register variable, n a register or hoisted constant (nothing to
+        compute), k a small int, < or <= (or > and >= with n on the left);
+        no `continue` (it would jump past the increment into the test).
+        """
+        test = node.test
+        if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and node.body):
+            return None
+        left, right, cmp = test.left, test.comparators[0], type(test.ops[0])
+        if cmp in (ast.Gt, ast.GtE):
+            left, right, cmp = right, left, ast.Lt if cmp is ast.Gt else ast.LtE
+        if cmp not in (ast.Lt, ast.LtE) or not isinstance(left, ast.Name):
+            return None
+        inc = node.body[-1]
+        if not (
+            isinstance(inc, ast.AugAssign)
+            and isinstance(inc.target, ast.Name)
+            and inc.target.id == left.id
+            and isinstance(inc.op, (ast.Add, ast.Sub))
+            and self.small_int(inc.value)
+            and self.is_register(left.id)
+        ):
+            return None
+        k = self.const_of(inc.value)[1]
+        k = -k if isinstance(inc.op, ast.Sub) else k
+        i = self.resolve(left.id, left).value
+        n = self.reg_without_code(right)
+        if n is None or n == i or not -128 <= k <= 127 or self.has_continue(node.body):
+            return None
+        return ("INCJLT" if cmp is ast.Lt else "INCJLE", i, n, k, inc)
+
+    def reg_without_code(self, node):
+        """The register holding `node` when reading it needs no instruction, else None."""
+        if isinstance(node, ast.Name) and self.is_register(node.id):
+            return self.resolve(node.id, node).value
+        if isinstance(node, (ast.Constant, ast.UnaryOp, ast.Attribute, ast.Name)):
+            ok, value = self.const_of(node)
+            key = self.const_key(value) if ok else None
+            if key is not None and key in self.kregs:
+                return self.kregs[key]
+        return None
+
+    @staticmethod
+    def has_continue(stmts):
+        """Whether a `continue` of this loop (not of a loop inside it) is among `stmts`."""
+        todo = list(stmts)
+        while todo:
+            s = todo.pop()
+            if isinstance(s, ast.Continue):
+                return True
+            if isinstance(s, (ast.For, ast.While, ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for field in ("body", "orelse"):
+                todo.extend(getattr(s, field, ()) or ())
+        return False
 
     def stmt_For(self, node):
         if node.orelse:

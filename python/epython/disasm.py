@@ -13,7 +13,9 @@ from . import _isa
 _BUILTIN_NAMES = {number: name for name, (number, _lo, _hi, _what) in _isa.BUILTINS.items()}
 
 # Formats whose last field is a jump offset.
-_JUMPS = {"sJ", "AsBx", "ABJ"}
+_JUMPS = {"sJ", "AsBx", "ABJ", "ABsCJ"}
+# Formats with an extension word after the instruction word.
+_EXTENDED = {"ABJ", "ABsCJ"}
 _JUMP_OPS = {
     name for name, (_n, fmt, _e) in _isa.OPCODES.items() if fmt in _JUMPS and name not in ("LOADI",)
 }
@@ -28,7 +30,7 @@ def decode(word, ext=None):
     """(name, format, fields) of one instruction word.
 
     `fields` maps field letters (A, B, C, Bx, sBx, sC, sJ, J) to their values;
-    `ext` is the extension word of an ABJ instruction (its J).
+    `ext` is the extension word of an ABJ or ABsCJ instruction (its J).
     """
     op = word & 0xFF
     if op >= len(_isa.OPNAMES):
@@ -40,13 +42,13 @@ def decode(word, ext=None):
     c = (word >> 24) & 0xFF
     bx = (word >> 16) & 0xFFFF
     fields = {}
-    if fmt in ("A", "AB", "ABC", "ABx", "AsBx", "ABsC", "ABJ"):
+    if fmt in ("A", "AB", "ABC", "ABx", "AsBx", "ABsC", "ABJ", "ABsCJ"):
         fields["A"] = a
-    if fmt in ("AB", "ABC", "ABsC", "ABJ"):
+    if fmt in ("AB", "ABC", "ABsC", "ABJ", "ABsCJ"):
         fields["B"] = b
     if fmt == "ABC":
         fields["C"] = c
-    if fmt == "ABsC":
+    if fmt in ("ABsC", "ABsCJ"):
         fields["sC"] = _signed(c, 8)
     if fmt == "ABx":
         fields["Bx"] = bx
@@ -54,7 +56,7 @@ def decode(word, ext=None):
         fields["sBx"] = _signed(bx, 16)
     if fmt == "sJ":
         fields["sJ"] = _signed(word >> 8, 24)
-    if fmt == "ABJ":
+    if fmt in _EXTENDED:
         fields["J"] = _signed(ext if ext is not None else 0, 32)
     return (name, fmt, fields)
 
@@ -62,7 +64,7 @@ def decode(word, ext=None):
 def insn_words(word):
     """How many words the instruction starting with `word` takes."""
     op = word & 0xFF
-    if op < len(_isa.OPNAMES) and _isa.OPCODES[_isa.OPNAMES[op]][1] == "ABJ":
+    if op < len(_isa.OPNAMES) and _isa.OPCODES[_isa.OPNAMES[op]][1] in _EXTENDED:
         return 2
     return 1
 
@@ -118,6 +120,8 @@ def format_insn(words, pc, consts=(), funcs=(), globals_by_id=None):
             ops = [f"-> {after + f['sJ']}"]
         elif fmt == "AsBx":
             ops = [f"R{f['A']}", f"-> {after + f['sBx']}"]
+        elif fmt == "ABsCJ":
+            ops = [f"R{f['A']}", f"R{f['B']}", str(f["sC"]), f"-> {after + f['J']}"]
         else:
             ops = [f"R{f['A']}", f"R{f['B']}", f"-> {after + f['J']}"]
     else:

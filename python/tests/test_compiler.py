@@ -51,14 +51,14 @@ def ops(code, func=0):
     while pc < len(words):
         name, fmt, _ = decode(words[pc])
         names.append(name)
-        pc += 2 if fmt == "ABJ" else 1
+        pc += 2 if fmt in ("ABJ", "ABsCJ") else 1
     return names
 
 
 # ---------------------------------------------------------------- code shapes
 
 
-def test_while_loop_is_three_instructions_per_iteration(tmp_path):
+def test_while_loop_is_two_instructions_per_iteration(tmp_path):
     m = load(
         tmp_path,
         """
@@ -77,24 +77,52 @@ def test_while_loop_is_three_instructions_per_iteration(tmp_path):
         function 0 total (1 params, 3 regs) kernels.py
            0  LOADI     R1, 0
            1  LOADI     R2, 0
-           2  JMP       -> 5
-           3  ADD       R1, R1, R2
-           4  ADDI      R2, R2, 1
-           5  JLT       R2, R0, -> 3
+           2  JNLT      R2, R0, -> 7
+           4  ADD       R1, R1, R2
+           5  INCJLT    R2, R0, 1, -> 4
            7  RET       R1
         """
     )
-    # The loop is words 3..6: ADD, ADDI and the two-word JLT.
-    assert ops(code)[3:6] == ["ADD", "ADDI", "JLT"]
+    # The loop is words 4..6: ADD and the two-word INCJLT (i += 1 and the test).
+    assert ops(code)[2:5] == ["JNLT", "ADD", "INCJLT"]
     # The raw words, field by field as isa.txt lays them out.
     words = code.functions[0].words
     assert words[0] == _isa.LOADI | 1 << 8  # sBx 0
-    assert words[2] == _isa.JMP | 2 << 8  # sJ: from word 3 to word 5
-    assert words[3] == _isa.ADD | 1 << 8 | 1 << 16 | 2 << 24
-    assert words[4] == _isa.ADDI | 2 << 8 | 2 << 16 | 1 << 24
-    assert words[5] == _isa.JLT | 2 << 8 | 0 << 16
-    assert words[6] == (3 - 7) & 0xFFFFFFFF  # the extension word: from word 7 back to 3
+    assert words[2] == _isa.JNLT | 2 << 8 | 0 << 16
+    assert words[3] == 7 - 4  # the entry test skips the loop: from word 4 to 7
+    assert words[4] == _isa.ADD | 1 << 8 | 1 << 16 | 2 << 24
+    assert words[5] == _isa.INCJLT | 2 << 8 | 0 << 16 | 1 << 24
+    assert words[6] == (4 - 7) & 0xFFFFFFFF  # the extension word: from word 7 back to 4
     assert words[7] == _isa.RET | 1 << 8
+
+
+@pytest.mark.parametrize(
+    "loop, fused",
+    [
+        ("while i < n:\n    i += 3", "INCJLT    R2, R0, 3"),
+        ("while i <= n:\n    i += 1", "INCJLE    R2, R0, 1"),
+        ("while n > i:\n    i -= 2", "INCJLT    R2, R0, -2"),
+        ("while 10 >= i:\n    s += i\n    i += 1", "INCJLE    R2, R3, 1"),
+        # not the canonical shape: the plain test at the bottom
+        ("while i < n:\n    i += n", None),
+        ("while i < n + 1:\n    i += 1", None),
+        ("while i > 0:\n    i -= 1", None),
+        ("while i < n:\n    i += 1\n    s += i", None),
+        ("while i < n:\n    i += 1\n    if i == 3:\n        continue\n    i += 1", None),
+        ("while i < n:\n    i += 200", None),
+    ],
+)
+def test_while_loop_fuses_the_increment_with_the_test(tmp_path, loop, fused):
+    source = (
+        "def k(n):\n    s = 0\n    i = 0\n" + textwrap.indent(loop, "    ") + "\n    return i + s\n"
+    )
+    code = compile_kernel(load(tmp_path, source).k, {})
+    text = listing(code)
+    if fused is None:
+        assert "INCJ" not in text, text
+    else:
+        assert fused in text, text
+        assert ops(code).count("INCJLT") + ops(code).count("INCJLE") == 1
 
 
 def test_range_loop_uses_forprep_forloop_with_the_variable_in_a_plus_3(tmp_path):
@@ -488,11 +516,14 @@ def test_where_maps_word_offsets_to_file_line_and_function(tmp_path):
     code = compile_kernel(m.k, {})
     fname, line, func = code.where(1, len(code.functions[1].words) - 1)
     assert fname.endswith("kernels.py") and (line, func) == (3, "helper")
-    # The JLT at the bottom of the loop (and its extension word) belong to the while line.
+    # The entry test belongs to the while line; the INCJLT at the bottom of
+    # the loop (and its extension word) to the increment, which it runs first.
     words = code.functions[0].words
-    jlt = [i for i, w in enumerate(words) if w & 0xFF == _isa.JLT][0]
-    assert code.where(0, jlt)[1:] == (7, "k")
-    assert code.where(0, jlt + 1)[1:] == (7, "k")
+    jnlt = [i for i, w in enumerate(words) if w & 0xFF == _isa.JNLT][0]
+    assert code.where(0, jnlt)[1:] == (7, "k")
+    inc = [i for i, w in enumerate(words) if w & 0xFF == _isa.INCJLT][0]
+    assert code.where(0, inc)[1:] == (8, "k")
+    assert code.where(0, inc + 1)[1:] == (8, "k")
     assert code.where(0, 0)[1:] == (6, "k")
 
 

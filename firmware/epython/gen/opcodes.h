@@ -55,7 +55,9 @@ enum epy_op {
     OP_RET = 49, /* A: return R[A] */
     OP_RETNONE = 50, /* -: return None */
     OP_PRINT = 51, /* AB: print R[A..A+B-1] as one line */
-    OP_COUNT = 52
+    OP_INCJLT = 52, /* ABsCJ: R[A] = R[A] + sC; if R[A] < R[B], jump by the extension word (a while loop's i += k and i < n) */
+    OP_INCJLE = 53, /* ABsCJ: R[A] = R[A] + sC; if R[A] <= R[B], jump */
+    OP_COUNT = 54
 };
 
 enum epy_format {
@@ -68,6 +70,7 @@ enum epy_format {
     FMT_ABsC = 6,
     FMT_sJ = 7,
     FMT_ABJ = 8,
+    FMT_ABsCJ = 9,
 };
 
 enum epy_builtin {
@@ -179,7 +182,9 @@ enum epy_error {
     &&L##CALLB, \
     &&L##RET, \
     &&L##RETNONE, \
-    &&L##PRINT \
+    &&L##PRINT, \
+    &&L##INCJLT, \
+    &&L##INCJLE \
 }
 
 /* The same entries without the braces, to pad a table: e.g.
@@ -236,7 +241,9 @@ enum epy_error {
     &&L##CALLB, \
     &&L##RET, \
     &&L##RETNONE, \
-    &&L##PRINT
+    &&L##PRINT, \
+    &&L##INCJLT, \
+    &&L##INCJLE
 
 /* X-macro over the opcodes: X(name, format) */
 #define EPY_OPCODES(X) \
@@ -292,6 +299,8 @@ enum epy_error {
     X(RET, FMT_A) \
     X(RETNONE, FMT_NONE) \
     X(PRINT, FMT_AB) \
+    X(INCJLT, FMT_ABsCJ) \
+    X(INCJLE, FMT_ABsCJ) \
 
 /* Builtin arities: X(enum suffix, min, max) */
 #define EPY_BUILTINS(X) \
