@@ -11,7 +11,12 @@
 //!   registers is performed (at once, by `serve_remote`) and how cores take
 //!   turns: always the one furthest behind in simulated time (ties: the
 //!   lower row-major index), for a bounded quantum, with DMA element moves
-//!   done at once when due;
+//!   done at once when due; a turn the end of a run cut short goes on
+//!   first in the next run, so that a run split at any cycles takes the
+//!   turns one run takes;
+//! * that the program's unfinished lines of output (several cores, each
+//!   line prefixed) are written out when a run ends other than at its
+//!   cycle limit;
 //! * the group-wide WAND wire: it ANDs the group's STATUS.WAND flags, and
 //!   the barrier completes when the last flag is set;
 //! * when a core counts as idle for an [`IdleWatch`] (asleep in IDLE with
@@ -236,6 +241,11 @@ pub struct Machine {
     /// Timed mode: let every core run at most one cycle at a time (the
     /// reference order the scheduler's run-ahead is tested against).
     pub strict: bool,
+    /// Functional mode: the core whose turn the end of the last run cut
+    /// short, and the cycle its turn ends at. The next run goes on with
+    /// it, so that a run split at any cycles takes the turns one run
+    /// takes.
+    turn: Option<(usize, u64)>,
 }
 
 impl Machine {
@@ -264,6 +274,7 @@ impl Machine {
             exits: Vec::new(),
             timed: None,
             strict: false,
+            turn: None,
             config,
         })
     }
@@ -358,6 +369,8 @@ impl Machine {
             }
         }
         self.sys.prefix_lines = self.group.len() > 1;
+        // (Turns are taken anew among the cores now running.)
+        self.turn = None;
         Ok(())
     }
 
@@ -421,7 +434,13 @@ impl Machine {
         } else {
             self.schedule(limit, watch)
         };
-        self.sys.flush_lines();
+        if !matches!(stop, StopReason::CycleLimit { .. }) {
+            // The program's unfinished lines are final only now: a run
+            // stopped at a cycle limit goes on with them (the same lines
+            // as one run; whoever stops running the machine for good
+            // writes them out with `sys.flush_lines`).
+            self.sys.flush_lines();
+        }
         stop
     }
 
@@ -481,7 +500,15 @@ impl Machine {
                     }
                 }
             }
-            if let Some((dt, di)) = dma {
+            // The core whose turn the last run's end cut short goes on
+            // first, up to where its turn ends; else the one furthest
+            // behind takes a turn (after the DMA moves due by then).
+            let resumed = self
+                .turn
+                .take()
+                .and_then(|(i, end)| Some((self.ready_at(i)?, i, end)))
+                .filter(|&(t, i, end)| t < end && self.cores[i].run == RunState::Running);
+            if let (Some((dt, di)), None) = (dma, resumed) {
                 if best.is_none_or(|(t, _, _)| dt <= t) {
                     if dt >= limit {
                         return self.limit_reached(limit, cond, watch);
@@ -494,18 +521,27 @@ impl Machine {
                 }
                 second = second.min(dt);
             }
-            let Some((t, _, i)) = best else {
+            let Some((behind, _, first)) = best else {
                 if cond.is_some() {
                     return self.limit_reached(limit, cond, watch);
                 }
                 return self.finished();
             };
+            let (t, i, end) = resumed.unwrap_or_else(|| {
+                let horizon = if second == u64::MAX {
+                    BATCH
+                } else {
+                    second - behind + QUANTUM
+                };
+                (behind, first, behind.saturating_add(horizon))
+            });
             if t >= limit {
+                self.turn = resumed.map(|(_, i, end)| (i, end));
                 return self.limit_reached(limit, cond, watch);
             }
             if let Some(tr) = self.trace.as_mut() {
                 // No core writes a line before the one furthest behind.
-                tr.release(t.min(dma.map_or(u64::MAX, |d| d.0)).saturating_sub(1));
+                tr.release(behind.min(dma.map_or(u64::MAX, |d| d.0)).saturating_sub(1));
             }
             floor = t + 1;
             let core = &mut self.cores[i];
@@ -515,12 +551,7 @@ impl Machine {
                 core.sleep_until_timer();
                 continue;
             }
-            let horizon = if second == u64::MAX {
-                BATCH
-            } else {
-                second - t + QUANTUM
-            };
-            let budget = (limit - t).min(horizon);
+            let budget = limit.min(end) - t;
             let before = core.stats.cycles;
             let mut shared = Shared {
                 dram: &mut self.dram,
@@ -535,6 +566,10 @@ impl Machine {
             );
             let after = core.stats.cycles.max(before);
             self.now = self.now.max(after);
+            if exit == CoreExit::Budget && after < end {
+                // The run's end cut the turn short.
+                self.turn = Some((i, end));
+            }
             if let Some(stop) = self.settle(i, exit) {
                 return stop;
             }

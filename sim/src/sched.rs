@@ -507,6 +507,12 @@ impl Machine {
                 }
             }
             let Some((time, rank, i)) = next else {
+                if t.mesh.earliest_arrival_bound().is_some() {
+                    // Only packets in flight, arriving at the limit or
+                    // later: the run goes on from there.
+                    self.now = self.now.max(limit);
+                    return StopReason::CycleLimit { cycles: limit };
+                }
                 return self.finished();
             };
             if self.trace.is_some() {

@@ -650,9 +650,10 @@ impl Pipeline {
     }
 
     /// When instructions from line `l`, the line after `f`'s, can issue:
-    /// `f` becomes that line.
+    /// `f` becomes that line. False if it is a line of DRAM the machine
+    /// must time first (`need`).
     #[inline]
-    fn fetch_next(&mut self, f: &mut Fetch, l: u32) {
+    fn fetch_next(&mut self, f: &mut Fetch, l: u32) -> bool {
         let p = &self.params;
         let after = if f.first == NONE {
             f.ready + 1
@@ -660,6 +661,7 @@ impl Pipeline {
             (f.ready + 1).max(f.first)
         };
         let addr = l << 3;
+        let mut timed = true;
         let (ready, reason) = if self.local(addr) {
             let bank = Pipeline::bank(addr);
             let mut r = after;
@@ -683,7 +685,13 @@ impl Pipeline {
             // before it (no prefetch past a stall: the machine may be
             // asked, and it cannot be asked in the past).
             let sent = (after - 1).max(self.next).max(self.blocked_until);
-            (self.dram_line(l, sent).unwrap_or(after), Stall::ExtFetch)
+            match self.dram_line(l, sent) {
+                Some(ready) => (ready, Stall::ExtFetch),
+                None => {
+                    timed = false;
+                    (after, Stall::ExtFetch)
+                }
+            }
         };
         *f = Fetch {
             line: l,
@@ -691,6 +699,7 @@ impl Pipeline {
             first: NONE,
             reason,
         };
+        timed
     }
 
     /// The fetch state once the instruction at `pc` (`len` bytes) has been
@@ -701,8 +710,11 @@ impl Pipeline {
         let l0 = pc >> 3;
         let l1 = (pc + len - 1) >> 3;
         let mut f = self.fetch;
-        if l0 != f.line {
-            self.fetch_next(&mut f, l0);
+        if l0 != f.line && !self.fetch_next(&mut f, l0) {
+            // The machine times the first line before the second is asked
+            // for (sent once the first is there, as a line fetched here
+            // would be): asking for both at once would lose the first.
+            return f;
         }
         if l1 != l0 {
             let first = f.ready;

@@ -369,12 +369,6 @@ fn run_sliced(m: &mut Machine, opts: &RunOptions, stop: &Stop) -> Ended {
             .min(limit);
         match m.run(Some(to)) {
             StopReason::CycleLimit { .. } if to < limit => {}
-            // The timed scheduler can end a run whose limit falls inside a
-            // core's stall as if every core had stopped while one is still
-            // running (a scheduler bug, reported with issue 14): that was
-            // the slice's end.
-            StopReason::AllHalted | StopReason::AllIdle
-                if to < limit && m.group().any(|c| c.run == RunState::Running) => {}
             other => break Ended::Machine(other),
         }
         if opts.progress
@@ -483,6 +477,9 @@ fn run(
     }
     let stop_signal = Stop::install();
     let ended = run_sliced(&mut m, opts, &stop_signal);
+    // Lines the cores left unfinished (a run stopped at its cycle limit or
+    // by a signal keeps them).
+    m.sys.flush_lines();
     if let Some(t) = m.trace.as_mut() {
         if let Err(e) = t.finish() {
             let path = trace.trace.as_deref().unwrap_or(Path::new("-"));
