@@ -208,6 +208,9 @@ pub static mut e_platform: e_platform_t = e_platform_t::zeroed();
 
 struct Global {
     host: Host,
+    /// Workgroups opened (`e_open`) and not yet closed: closing the last
+    /// writes out the cores' unfinished lines.
+    open: usize,
     /// What `e_platform.chip` and `.emem` point at.
     _chip: Box<e_chip_t>,
     _emem: Box<e_memseg_t>,
@@ -246,8 +249,13 @@ fn global() -> MutexGuard<'static, Option<Global>> {
 
 /// Runs `f` with the host, or fails if `e_init` was not called.
 fn with_host(call: &str, f: impl FnOnce(&mut Host) -> c_int) -> c_int {
+    with_global(call, |g| f(&mut g.host))
+}
+
+/// Runs `f` with e-hal's state, or fails if `e_init` was not called.
+fn with_global(call: &str, f: impl FnOnce(&mut Global) -> c_int) -> c_int {
     guard(call, E_ERR, || match global().as_mut() {
-        Some(g) => f(&mut g.host),
+        Some(g) => f(g),
         None => fail(call, "e-hal is not initialized (call e_init first)"),
     })
 }
@@ -359,6 +367,7 @@ pub unsafe extern "C" fn e_init(hdf: *mut c_char) -> c_int {
         unsafe { addr_of_mut!(e_platform).write(p) };
         *g = Some(Global {
             host,
+            open: 0,
             _chip: chip,
             _emem: emem,
         });
@@ -417,7 +426,8 @@ pub unsafe extern "C" fn e_open(
     rows: c_uint,
     cols: c_uint,
 ) -> c_int {
-    with_host("e_open", |h| {
+    with_global("e_open", |global| {
+        let h = &global.host;
         if dev.is_null() {
             return fail("e_open", "dev is NULL");
         }
@@ -478,6 +488,7 @@ pub unsafe extern "C" fn e_open(
         };
         // SAFETY: the caller passes a writable e_epiphany_t.
         unsafe { dev.write(group) };
+        global.open += 1;
         E_OK
     })
 }
@@ -549,6 +560,15 @@ pub unsafe extern "C" fn e_close(dev: *mut e_epiphany_t) -> c_int {
                 )));
             }
             (*dev).core = null_mut();
+        }
+        // The last open group closed: the host is done with the chip (it
+        // may open another later), so the lines the cores left unfinished
+        // are written out.
+        if let Some(global) = global().as_mut() {
+            global.open = global.open.saturating_sub(1);
+            if global.open == 0 {
+                global.host.flush_output();
+            }
         }
         E_OK
     })

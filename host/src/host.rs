@@ -33,8 +33,15 @@
 //!   load zeros there); a section in external memory gets its words in
 //!   DRAM. A program with none of the three sections (our linker scripts)
 //!   gets the words at e-lib's addresses 0x28, 0x50 and 0x58 if it loads
-//!   nothing in 0x28..0x68 (e-loader itself writes nothing then). The core
-//!   is left idle until a SYNC interrupt (`start`) sends it to address 0.
+//!   nothing in 0x28..0x68 (e-loader itself writes nothing then); the
+//!   words and their places are the loader crate's (`LoadPlan::config_places`,
+//!   `GroupConfig`), written by `epsim_sim::setup::write_loader_config`, as
+//!   `epsim run` writes them. The core is left idle until a SYNC interrupt
+//!   (`start`) sends it to address 0.
+//! * **A program's unfinished last line of output** (a group of several
+//!   cores writes whole lines, each prefixed) is written out when the host
+//!   is done with the chip: when the last open workgroup is closed, at
+//!   `e_finalize`, when the [`Host`] is dropped ([`Host::flush_output`]).
 //! * **Host writes into DRAM through raw pointers** are not seen by the
 //!   decoded-code check: the decoded DRAM code is dropped whenever the host
 //!   starts, resumes or signals a core.
@@ -53,6 +60,7 @@ use std::time::Duration;
 use epsim_isa::Size;
 use epsim_loader::Region;
 use epsim_sim::core::{RemoteAccess, RemoteKind, RunState, Shared};
+use epsim_sim::setup::write_loader_config;
 use epsim_sim::trace::{HostRecord, Trace, TraceFilter, TraceFormat};
 use epsim_sim::{Config, CoreId, IdleWatch, Machine, Mode, StopReason, Syscalls};
 
@@ -432,7 +440,12 @@ impl Host {
                 }
             }
         }
-        let cfg_places = self.config_places(path, &plan)?;
+        let cfg_places = plan
+            .config_places(&self.config.load_target())
+            .map_err(|e| epsim_loader::LoadError::File {
+                path: path.to_path_buf(),
+                error: Box::new(e),
+            })?;
         let (mut local, mut external) = (0u64, 0u64);
         for s in &plan.segments {
             match s.region {
@@ -461,40 +474,20 @@ impl Host {
             }
         }
         let base = self.config.core_at(self.core_index(group.row, group.col)?);
-        for (&i, &(r, c)) in idx.iter().zip(cores) {
-            let core = &mut g.machine.cores[i];
+        let cfg_group = epsim_loader::GroupConfig {
+            chip_type: self.platform.chip.code(),
+            row: base.row,
+            col: base.col,
+            rows: group.rows,
+            cols: group.cols,
+            ext_base: self.config.ext_base,
+        };
+        for &i in &idx {
             // load_group starts the core at the entry; e-loader leaves it
             // idle until the SYNC interrupt.
-            core.reset();
-            let group_cfg = [
-                3, // E_EPI_GROUP
-                self.platform.chip.code(),
-                base.bits(),
-                base.row,
-                base.col,
-                group.rows,
-                group.cols,
-                r,
-                c,
-                0xdead_beef,
-            ];
-            let emem_cfg = [5 /* E_EXT_MEM */, self.config.ext_base];
-            let loader_cfg = [1 /* LOADER_BSS_CLEARED_FLAG */, 0, 0, 0];
-            let words: [&[u32]; 3] = [&group_cfg, &emem_cfg, &loader_cfg];
-            for (place, words) in cfg_places.iter().zip(words) {
-                let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-                match place {
-                    None => {}
-                    Some(Region::Local { offset }) => {
-                        g.machine.cores[i].sram.write_bytes(*offset, &bytes);
-                    }
-                    Some(Region::External { offset }) => {
-                        g.machine.dram.write_bytes(*offset, &bytes);
-                    }
-                    // config_places refuses these.
-                    Some(Region::OnChip { .. }) => {}
-                }
-            }
+            g.machine.cores[i].reset();
+            let id = self.config.core_at(i);
+            write_loader_config(&mut g.machine, &cfg_places, &cfg_group, id);
         }
         let n = idx.len() as u64;
         let per_core = RESET_REG_WRITES + u64::from(sram) / 8 + local + 8;
@@ -509,58 +502,6 @@ impl Host {
         drop(g);
         self.inner.wake.notify_all();
         Ok(())
-    }
-
-    /// Where e-loader writes the three configuration objects of the ELF
-    /// at `path` (whose load plan is `plan`), in the order of
-    /// [`CFG_SECTIONS`]: at the address of each section the ELF has (core
-    /// SRAM or external DRAM), nowhere for one it lacks; for an ELF with
-    /// none of them, at e-lib's fixed addresses if no segment loads
-    /// anything in 0x28..0x68. Refuses a section the words cannot be
-    /// written to, naming it.
-    fn config_places(
-        &self,
-        path: &Path,
-        plan: &epsim_loader::LoadPlan,
-    ) -> Result<[Option<Region>; 3], HostError> {
-        let addrs = config_sections(path)?;
-        if addrs.iter().all(Option::is_none) {
-            let free = plan.segments.iter().all(|s| match s.region {
-                Region::Local { offset } => {
-                    u64::from(offset) + s.mem_size() <= 0x28 || offset >= 0x68
-                }
-                _ => true,
-            });
-            return Ok(if free {
-                CFG_FIXED.map(|a| Some(Region::Local { offset: a }))
-            } else {
-                [None; 3]
-            });
-        }
-        let target = self.config.load_target();
-        let mut out = [None; 3];
-        for (k, addr) in addrs.iter().enumerate() {
-            let Some(addr) = *addr else { continue };
-            let why = match target.place(addr, CFG_SIZES[k]) {
-                Ok(r @ (Region::Local { .. } | Region::External { .. })) => {
-                    out[k] = Some(r);
-                    continue;
-                }
-                Ok(Region::OnChip { .. }) => {
-                    "it is a core's global SRAM address (e-loader writes these words only at a \
-                     core-local or an external-memory address)"
-                        .to_string()
-                }
-                Err(e) => e.to_string(),
-            };
-            return Err(HostError::Setup(format!(
-                "{}: section {} at {addr:#x} ({} bytes) cannot hold e-loader's configuration words: {why}",
-                path.display(),
-                CFG_SECTIONS[k],
-                CFG_SIZES[k],
-            )));
-        }
-        Ok(out)
     }
 
     /// Starts cores (ILATST = SYNC), as `e_start`/`e_start_group` do.
@@ -843,6 +784,15 @@ impl Host {
         Ok(self.inner.lock().machine.cores[i].run)
     }
 
+    /// Writes out the lines of output the cores left unfinished (a group
+    /// of several cores writes whole lines, each prefixed; a line without
+    /// its newline waits for the rest until the chip stops for good). Done
+    /// when the host is done with the chip: when the last open workgroup
+    /// is closed, and when the host is dropped (`e_finalize`).
+    pub fn flush_output(&self) {
+        self.inner.lock().machine.sys.flush_lines();
+    }
+
     /// Runs `f` on the machine (under the lock), for inspection.
     pub fn with_machine<T>(&self, f: impl FnOnce(&mut Machine) -> T) -> T {
         f(&mut self.inner.lock().machine)
@@ -853,6 +803,7 @@ impl Drop for Host {
     fn drop(&mut self) {
         self.inner.closed.store(true, Ordering::Release);
         self.stop_thread();
+        self.flush_output();
         if let Err(e) = self.trace_stop() {
             eprintln!("epsim: the trace could not be written: {e}");
         }
@@ -1035,76 +986,6 @@ impl Sim {
         self.charge(CALL_CYCLES + n * WRITE_TXN_CYCLES, n, 0);
         Ok(())
     }
-}
-
-/// The ELF sections e-loader writes its configuration objects into
-/// (`e_group_config_t`, `e_emem_config_t`, `loader_cfg`), their sizes, and
-/// the addresses e-lib's layouts give them.
-const CFG_SECTIONS: [&str; 3] = ["workgroup_cfg", "ext_mem_cfg", "loader_cfg"];
-const CFG_SIZES: [u32; 3] = [40, 8, 16];
-const CFG_FIXED: [u32; 3] = [0x28, 0x50, 0x58];
-
-/// The address of each of [`CFG_SECTIONS`] in the ELF file at `path` (the
-/// first section of that name, as e-loader's `lookup_sections` takes), or
-/// `None` where there is no such section. The file is one the loader has
-/// accepted (a little-endian ELF32); a section table that does not fit in
-/// the file is an error naming it.
-fn config_sections(path: &Path) -> Result<[Option<u32>; 3], HostError> {
-    use std::os::unix::fs::FileExt;
-    let bad = |what: String| HostError::Setup(format!("{}: {what}", path.display()));
-    let file = std::fs::File::open(path)
-        .map_err(|e| bad(format!("cannot reopen for its section headers: {e}")))?;
-    let read = |off: u64, len: usize, what: &str| -> Result<Vec<u8>, HostError> {
-        let mut buf = vec![0; len];
-        file.read_exact_at(&mut buf, off).map_err(|e| {
-            bad(format!(
-                "{what} ({len} bytes at file offset {off:#x}) cannot be read: {e}"
-            ))
-        })?;
-        Ok(buf)
-    };
-    let u16_at = |b: &[u8], o: usize| u16::from_le_bytes([b[o], b[o + 1]]);
-    let u32_at = |b: &[u8], o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
-    let eh = read(0, 52, "the ELF header")?;
-    let (shoff, shentsize) = (u32_at(&eh, 0x20), usize::from(u16_at(&eh, 0x2e)));
-    let (shnum, shstrndx) = (
-        usize::from(u16_at(&eh, 0x30)),
-        usize::from(u16_at(&eh, 0x32)),
-    );
-    let mut out = [None; 3];
-    if shoff == 0 || shnum == 0 {
-        return Ok(out);
-    }
-    if shentsize < 40 {
-        return Err(bad(format!(
-            "section header entries of {shentsize} bytes (ELF32 needs 40)"
-        )));
-    }
-    if shstrndx >= shnum {
-        return Err(bad(format!(
-            "section-name table index {shstrndx} is not below the {shnum} sections"
-        )));
-    }
-    let table = read(u64::from(shoff), shnum * shentsize, "the section headers")?;
-    let sh = |i: usize| &table[i * shentsize..i * shentsize + 40];
-    let names = read(
-        u64::from(u32_at(sh(shstrndx), 0x10)),
-        u32_at(sh(shstrndx), 0x14) as usize,
-        "the section-name table",
-    )?;
-    for i in 0..shnum {
-        let start = u32_at(sh(i), 0) as usize;
-        let Some(rest) = names.get(start..) else {
-            continue;
-        };
-        let name = &rest[..rest.iter().position(|&b| b == 0).unwrap_or(rest.len())];
-        for (k, want) in CFG_SECTIONS.iter().enumerate() {
-            if out[k].is_none() && name == want.as_bytes() {
-                out[k] = Some(u32_at(sh(i), 0x0c));
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// The free-running thread: the chip advances a slice at a time while

@@ -444,3 +444,25 @@ fn loader_config_words_land_in_the_programs_own_sections() {
         assert_eq!(got, want, "{mode}");
     }
 }
+
+#[test]
+fn the_cores_unfinished_lines_are_written_when_the_host_is_done() {
+    // The machine writes a core's line without its newline only when a
+    // run really ends (f176a7a); the cores here spin for ever, so every
+    // run ends at its limit and the host must write the lines out: at the
+    // last e_close, or at e_finalize. Not before: not at the first close.
+    let elf = root().join("host/tests/dev/partial_dev.elf");
+    let exe = build(&root().join("host/tests/c/partial.c"), "partial", &[]);
+    let lines = "[32,8] unfinished line of core 0,0\n[32,9] unfinished line of core 0,1\n";
+    for mode in ["free", "deterministic"] {
+        for (when, want) in [
+            ("close", format!("ran\none closed\n{lines}all closed\n")),
+            ("finalize", format!("ran\n{lines}finalized\n")),
+        ] {
+            let o = run(&exe, &root(), mode, &[elf.to_str().unwrap(), when]);
+            let (out, err) = text(&o);
+            assert!(o.status.success(), "{mode} {when}: {out}\n{err}");
+            assert_eq!(out, want, "{mode} {when}\n{err}");
+        }
+    }
+}

@@ -1,14 +1,15 @@
 //! `Host::run_until_cores_idle` (the C ABI's `epsim_run_until_cores_idle`)
 //! and the trace with host records: the run stops in the first cycle the
 //! cores are idle, found independently by stepping the chip a cycle at a
-//! time; the fast and the strict timed scheduler agree on it and on every
-//! core's state; functional mode too; any vs all; the limit; bad
-//! arguments; trace contents.
+//! time (timed mode) or from each core's IDLE in a trace (functional
+//! mode); the fast and the strict timed scheduler agree on it and on every
+//! core's state; any vs all; the limit; bad arguments; trace contents.
 
 // Tests unwrap freely (clippy.toml's allow-unwrap-in-tests does not reach
 // integration tests, rust-clippy#13981).
 #![allow(clippy::unwrap_used)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use e_hal::host::reg;
@@ -135,8 +136,11 @@ fn holds(h: &Host, cores: &[(u32, u32)], any: bool) -> bool {
     }
 }
 
-/// The oracle: steps the chip one cycle at a time until the condition
-/// holds; the host's clock then.
+/// The timed oracle: steps the chip one cycle at a time until the
+/// condition holds; the host's clock then. (Not for functional mode, where
+/// a run goes on with the turn of the core the last run's limit cut short,
+/// so that runs split at any cycle are one run: between one-cycle runs the
+/// cores are not all at the host's clock.)
 fn step_until(h: &Host, cores: &[(u32, u32)], any: bool) -> u64 {
     for _ in 0..200_000 {
         if holds(h, cores, any) {
@@ -168,7 +172,10 @@ const FOUR: [(u32, u32); 4] = [(0, 0), (1, 2), (2, 1), (3, 3)];
 /// all (or any) after each: the stop cycles, then the chip's state at
 /// each stop.
 fn launches(timing: Mode, strict: bool, any: bool, oracle: bool) -> (Vec<u64>, Vec<String>) {
-    let h = host(timing, strict);
+    launches_on(&host(timing, strict), any, oracle)
+}
+
+fn launches_on(h: &Host, any: bool, oracle: bool) -> (Vec<u64>, Vec<String>) {
     let jobs: [[u32; 4]; 3] = [
         [800, 500, 600, 1000],
         [520, 900, 700, 560],
@@ -178,25 +185,25 @@ fn launches(timing: Mode, strict: bool, any: bool, oracle: bool) -> (Vec<u64>, V
     let mut states = Vec::new();
     for (k, job) in jobs.iter().enumerate() {
         if k == 0 {
-            launch(&h, &FOUR, job);
+            launch(h, &FOUR, job);
         } else {
-            next_job(&h, &FOUR, job);
+            next_job(h, &FOUR, job);
         }
         let t0 = h.now();
         let t = if oracle {
-            step_until(&h, &FOUR, any)
+            step_until(h, &FOUR, any)
         } else {
             assert!(h.run_until_cores_idle(&FOUR, any, 1_000_000).unwrap());
             h.now()
         };
         assert!(t > t0, "launch {k}: {t} after {t0}");
         stops.push(t);
-        states.extend(chip_state(&h));
+        states.extend(chip_state(h));
         if any {
             // Let the others finish before the next job.
             assert!(h.run_until_cores_idle(&FOUR, false, 1_000_000).unwrap());
             stops.push(h.now());
-            states.extend(chip_state(&h));
+            states.extend(chip_state(h));
         }
     }
     // Every job ran: r5 counts them.
@@ -230,12 +237,59 @@ fn any_stops_in_the_first_cycle_one_core_is_idle_in_timed_mode() {
     assert!(fast[0] < fast[1], "{fast:?}");
 }
 
+/// Functional mode: the oracle is the trace. The four cores do not
+/// interact, and a core is idle from the cycle after its IDLE (it stores
+/// at once in functional mode), so each launch's "any" stop is the cycle
+/// after the first of the four cores' IDLEs of that launch, its "all" stop
+/// the cycle after the last. Each core issues one IDLE per launch, none
+/// before the launch's start (the previous "all" stop). An untraced run
+/// stops at the same cycles with the same chip.
 #[test]
 fn all_and_any_stop_exactly_in_functional_mode() {
     for any in [false, true] {
-        let (oracle, _) = launches(Mode::Functional, false, any, true);
-        let (run, _) = launches(Mode::Functional, false, any, false);
-        assert_eq!(run, oracle, "any={any}");
+        let h = host(Mode::Functional, false);
+        let path = tmp(&format!("functional-any-{any}.txt"));
+        h.trace_start(&path, TraceFormat::Text).unwrap();
+        let (stops, states) = launches_on(&h, any, false);
+        h.trace_stop().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        let by_core = idle_cycles_by_core(&text);
+        let idles: Vec<&Vec<u64>> = FOUR
+            .iter()
+            .map(|&(r, c)| {
+                let id = h.core_id(r, c).unwrap();
+                &by_core[&format!("{},{}", id.row, id.col)]
+            })
+            .collect();
+        assert_eq!(by_core.len(), 4, "{by_core:?}");
+        assert!(
+            idles.iter().all(|v| v.len() == 3),
+            "one IDLE per launch: {idles:?}"
+        );
+        let mut want = Vec::new();
+        let mut start = 0;
+        for k in 0..3 {
+            let of_launch: Vec<u64> = idles.iter().map(|v| v[k]).collect();
+            assert!(
+                of_launch.iter().all(|&t| t >= start),
+                "launch {k} starts at {start}: {of_launch:?}"
+            );
+            let (first, last) = (
+                of_launch.iter().min().unwrap(),
+                of_launch.iter().max().unwrap(),
+            );
+            if any {
+                want.push(first + 1);
+            }
+            want.push(last + 1);
+            start = last + 1;
+        }
+        assert_eq!(stops, want, "any={any}: {idles:?}");
+
+        let (plain, plain_states) = launches(Mode::Functional, false, any, false);
+        assert_eq!(plain, stops, "any={any}: untraced");
+        assert_eq!(plain_states, states, "any={any}: untraced");
     }
 }
 
@@ -246,6 +300,21 @@ fn idle_cycles(trace: &str) -> Vec<u64> {
         .filter(|l| l.contains(&format!("{IDLE_PC:08x}")) && l.contains(" idle"))
         .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
         .collect()
+}
+
+/// Each core's IDLE cycles, from a text trace, by the core as the trace
+/// names it (`row,col` on the mesh).
+fn idle_cycles_by_core(trace: &str) -> BTreeMap<String, Vec<u64>> {
+    let mut out: BTreeMap<String, Vec<u64>> = BTreeMap::new();
+    for l in trace.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        if f.len() >= 4 && f[2] == format!("{IDLE_PC:08x}") && l.contains(" idle") {
+            out.entry(f[1].to_string())
+                .or_default()
+                .push(f[0].parse().unwrap());
+        }
+    }
+    out
 }
 
 fn tmp(name: &str) -> PathBuf {

@@ -8,8 +8,8 @@
 //! 2. the program header table (entry size, range), then every `PT_LOAD`
 //!    segment with `p_memsz != 0`: file range, `p_filesz <= p_memsz`,
 //!    placement on the target, overlaps;
-//! 3. the section header table and the symbol table, if the file has them
-//!    (a stripped file simply has no symbols);
+//! 3. the section header table, the symbol table and the section-name
+//!    table, if the file has them (a stripped file simply has no symbols);
 //! 4. only then are segment bytes copied.
 //!
 //! goblin is handed only ranges that have been checked here, and goblin
@@ -93,7 +93,9 @@ pub fn plan(bytes: &[u8], target: &Target) -> Result<LoadPlan, LoadError> {
 
     let phdrs = program_headers(bytes, header.e_phoff, header.e_phnum, header.e_phentsize)?;
     let segments = check_segments(bytes, &phdrs, target)?;
-    let symbols = symbols(bytes, header.e_shoff, header.e_shnum, header.e_shentsize)?;
+    let sections = section_headers(bytes, header.e_shoff, header.e_shnum, header.e_shentsize)?;
+    let symbols = symbols(bytes, &sections)?;
+    let config = config_sections(bytes, &sections, header.e_shstrndx)?;
 
     let mut out = Vec::with_capacity(segments.len());
     for s in &segments {
@@ -116,7 +118,7 @@ pub fn plan(bytes: &[u8], target: &Target) -> Result<LoadPlan, LoadError> {
             zero_fill: s.mem_size - s.file_size as u32,
         });
     }
-    Ok(LoadPlan::new(narrow(header.e_entry), out, symbols))
+    Ok(LoadPlan::new(narrow(header.e_entry), out, symbols).with_config_sections(config))
 }
 
 /// Magic, class, byte order and machine, each checked as soon as the file
@@ -267,7 +269,14 @@ fn check_overlaps(segments: &[Checked]) -> Result<(), LoadError> {
     Ok(())
 }
 
-fn symbols(bytes: &[u8], shoff: u64, shnum: u16, shentsize: u16) -> Result<Vec<Symbol>, LoadError> {
+/// The section headers, checked to lie in the file; none for a file
+/// without them.
+fn section_headers(
+    bytes: &[u8],
+    shoff: u64,
+    shnum: u16,
+    shentsize: u16,
+) -> Result<Vec<SectionHeader>, LoadError> {
     // No section headers, or more than 0xff00 of them (the count would then
     // be in section 0's sh_size): a program without a symbol table either
     // way, as far as loading is concerned.
@@ -284,12 +293,52 @@ fn symbols(bytes: &[u8], shoff: u64, shnum: u16, shentsize: u16) -> Result<Vec<S
     }
     let len = u64::from(shnum) * u64::from(SHDR_SIZE);
     let start = in_file(Part::SectionHeaders, shoff, len, bytes)?;
-    let sections = SectionHeader::parse(bytes, start, usize::from(shnum), CTX).map_err(|e| {
-        LoadError::Parse {
-            part: Part::SectionHeaders,
-            reason: e.to_string(),
+    SectionHeader::parse(bytes, start, usize::from(shnum), CTX).map_err(|e| LoadError::Parse {
+        part: Part::SectionHeaders,
+        reason: e.to_string(),
+    })
+}
+
+/// The addresses of e-loader's configuration sections
+/// ([`crate::CONFIG_SECTIONS`], the first section of each name, as
+/// e-loader's `lookup_sections` takes), named through the section-name
+/// table `e_shstrndx`. A file without section headers, or without a
+/// section-name table (`SHN_UNDEF`), has none.
+fn config_sections(
+    bytes: &[u8],
+    sections: &[SectionHeader],
+    shstrndx: u16,
+) -> Result<[Option<u32>; 3], LoadError> {
+    let mut out = [None; 3];
+    if sections.is_empty() || shstrndx == 0 {
+        return Ok(out);
+    }
+    let index = usize::from(shstrndx);
+    let Some(names) = sections.get(index) else {
+        return Err(LoadError::BadSectionNames {
+            reason: format!(
+                "e_shstrndx {index} names no section (there are {})",
+                sections.len()
+            ),
+        });
+    };
+    let start = in_file(Part::Section(index), names.sh_offset, names.sh_size, bytes)?;
+    let names = &bytes[start..start + names.sh_size as usize];
+    for s in sections {
+        let Some(tail) = names.get(s.sh_name..) else {
+            continue;
+        };
+        let name = tail.split(|&b| b == 0).next().unwrap_or_default();
+        for (k, want) in crate::CONFIG_SECTIONS.iter().enumerate() {
+            if out[k].is_none() && name == want.as_bytes() {
+                out[k] = Some(narrow(s.sh_addr));
+            }
         }
-    })?;
+    }
+    Ok(out)
+}
+
+fn symbols(bytes: &[u8], sections: &[SectionHeader]) -> Result<Vec<Symbol>, LoadError> {
     let Some((symtab_index, symtab)) = sections
         .iter()
         .enumerate()

@@ -145,6 +145,25 @@ pub enum LoadError {
         /// What is wrong, with the values.
         reason: String,
     },
+    /// One of e-loader's configuration sections is where its words cannot
+    /// be written ([`LoadPlan::config_places`](crate::LoadPlan::config_places)).
+    #[error("section {section} at {addr:#x} ({size} bytes) cannot hold e-loader's configuration words: {reason}")]
+    ConfigSection {
+        /// The section's name.
+        section: &'static str,
+        /// Its address.
+        addr: u32,
+        /// The object's size in bytes.
+        size: u32,
+        /// Why the words cannot go there.
+        reason: String,
+    },
+    /// The section-name table cannot be used.
+    #[error("bad section-name table: {reason}")]
+    BadSectionNames {
+        /// What is wrong, with the values.
+        reason: String,
+    },
     /// goblin rejected a part that had already passed our range checks.
     #[error("cannot parse {part}: {reason}")]
     Parse {

@@ -30,6 +30,10 @@
 //! * **Zero fill is recorded, not applied**: [`Segment::zero_fill`] bytes
 //!   follow the file bytes; clearing them is the simulator's choice (e-hal
 //!   clears all of SRAM before loading but leaves external memory alone).
+//! * **e-loader's configuration objects**: the plan records the addresses
+//!   of the ELF's `workgroup_cfg`, `ext_mem_cfg` and `loader_cfg` sections;
+//!   [`LoadPlan::config_places`] says where the words go and
+//!   [`GroupConfig::words`] what they are (the module `config`).
 //! * **Symbols** keep their names as in the file (C `main` is `_main`) and
 //!   are sorted by address for labelling ([`LoadPlan::symbol_at`]).
 //!
@@ -47,6 +51,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod config;
 mod elf;
 mod error;
 mod plan;
@@ -55,6 +60,7 @@ mod target;
 
 use std::path::Path;
 
+pub use config::{GroupConfig, CONFIG_FIXED, CONFIG_SECTIONS, CONFIG_SIZES};
 pub use elf::EM_ADAPTEVA_EPIPHANY;
 pub use error::{LoadError, Part};
 pub use plan::{fnv1a, Binding, Flags, LoadPlan, Segment, Symbol, SymbolKind};

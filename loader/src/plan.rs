@@ -29,6 +29,12 @@ pub struct LoadPlan {
     pub segments: Vec<Segment>,
     /// Sorted as described at [`LoadPlan::symbols`].
     symbols: Vec<Symbol>,
+    /// The address of the ELF's `workgroup_cfg`, `ext_mem_cfg` and
+    /// `loader_cfg` sections (the first of each name), where e-loader
+    /// writes its configuration words ([`crate::CONFIG_SECTIONS`],
+    /// [`LoadPlan::config_places`]); `None` for a section the file lacks.
+    #[serde(skip_serializing_if = "no_sections", serialize_with = "hex_sections")]
+    pub config_sections: [Option<u32>; 3],
     /// Name → address, built from `symbols`.
     #[serde(skip)]
     by_name: BTreeMap<String, u32>,
@@ -58,9 +64,17 @@ impl LoadPlan {
             entry,
             segments,
             symbols,
+            config_sections: [None; 3],
             by_name,
             max_size,
         }
+    }
+
+    /// The plan with the configuration sections at `addrs` (see
+    /// [`LoadPlan::config_sections`]).
+    pub fn with_config_sections(mut self, addrs: [Option<u32>; 3]) -> Self {
+        self.config_sections = addrs;
+        self
     }
 
     /// All symbols worth naming an address by, sorted by address; symbols
@@ -281,6 +295,23 @@ impl Binding {
 /// Serialises an address or size as a `0x` hex string.
 pub(crate) fn hex<S: Serializer>(v: &u32, s: S) -> Result<S::Ok, S::Error> {
     s.collect_str(&format_args!("{v:#x}"))
+}
+
+fn no_sections(addrs: &[Option<u32>; 3]) -> bool {
+    addrs.iter().all(Option::is_none)
+}
+
+/// Serialises the configuration sections as a map from section name to
+/// `0x` hex address, for the sections the file has.
+fn hex_sections<S: Serializer>(addrs: &[Option<u32>; 3], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = s.serialize_map(None)?;
+    for (name, addr) in crate::CONFIG_SECTIONS.iter().zip(addrs) {
+        if let Some(a) = addr {
+            map.serialize_entry(name, &format_args!("{a:#x}").to_string())?;
+        }
+    }
+    map.end()
 }
 
 /// Serialises a core id as a `0x` hex string.

@@ -7,7 +7,8 @@
 //!    after at most 52 bytes);
 //! 2. up to the end of the program and section header tables it names;
 //! 3. up to the end of the furthest part the loader uses: the `PT_LOAD`
-//!    segments' file bytes, the symbol table and its string table.
+//!    segments' file bytes, the symbol table and its string table, the
+//!    section-name table.
 //!
 //! Nothing past that end is read, and no end past [`MAX_FILE_BYTES`] is
 //! accepted. A file shorter than its headers say is read to its end, and
@@ -62,6 +63,7 @@ pub fn read_elf(path: &Path) -> Result<Vec<u8>, LoadError> {
     let h = &bytes;
     let (phoff, phentsize, phnum) = (u32_at(h, 28), u16_at(h, 42), u16_at(h, 44));
     let (shoff, shentsize, shnum) = (u32_at(h, 32), u16_at(h, 46), u16_at(h, 48));
+    let shstrndx = u16_at(h, 50);
     let ph = (phentsize == PHDR_SIZE && phnum > 0).then_some((phoff, phnum * PHDR_SIZE));
     let sh =
         (shentsize == SHDR_SIZE && shoff != 0 && shnum > 0).then_some((shoff, shnum * SHDR_SIZE));
@@ -101,6 +103,10 @@ pub fn read_elf(path: &Path) -> Result<Vec<u8>, LoadError> {
             if let Some(strtab) = section(u32_at(s, 24)) {
                 end = end.max(u32_at(strtab, 16) + u32_at(strtab, 20));
             }
+        }
+        // The section names (for e-loader's configuration sections).
+        if let Some(names) = section(shstrndx).filter(|_| shstrndx != 0) {
+            end = end.max(u32_at(names, 16) + u32_at(names, 20));
         }
     }
     fill(&mut src, &mut bytes, bounded(end)?)?;

@@ -250,3 +250,22 @@ fn bad_symbol_table() {
     assert!(matches!(err, LoadError::BadSymbolTable { .. }));
     insta::assert_snapshot!("bad_symbol_table", err);
 }
+
+#[test]
+fn bad_section_name_table() {
+    // e_shstrndx past the section headers.
+    let b = patched("local.elf", |b| {
+        let shnum = get_u16(b, E_SHNUM);
+        b[E_SHNUM + 2..E_SHNUM + 4].copy_from_slice(&(shnum + 3).to_le_bytes());
+    });
+    let err = error_of(&b);
+    assert!(matches!(err, LoadError::BadSectionNames { .. }), "{err}");
+    assert!(err.to_string().contains("e_shstrndx"), "{err}");
+    // SHN_UNDEF: no section names, so no configuration sections, and the
+    // file loads.
+    let b = patched("local.elf", |b| {
+        b[E_SHNUM + 2..E_SHNUM + 4].copy_from_slice(&0u16.to_le_bytes());
+    });
+    let p = plan(&b, &Target::parallella16()).unwrap();
+    assert_eq!(p.config_sections, [None; 3]);
+}

@@ -153,3 +153,26 @@ fn stripped_file_has_no_symbols() {
     assert_eq!(p.symbol("_main"), None);
     assert_eq!(p.segments.len(), 2);
 }
+
+/// e-loader's configuration sections, as the ESDK's layouts place them
+/// (the host crate's test programs cfg_dev*.elf), or absent (our samples).
+#[test]
+fn configuration_sections_are_found_by_name() {
+    let dev = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../host/tests/dev");
+    let t = Target::parallella16();
+    for (name, at) in [
+        ("cfg_dev.elf", 0x28),
+        ("cfg_dev_dram.elf", 0x8f10_0000),
+        ("cfg_dev_oncore.elf", 0x8080_7000u32),
+    ] {
+        let p = load_file(dev.join(name), &t).unwrap();
+        assert_eq!(
+            p.config_sections,
+            [Some(at), Some(at + 0x28), Some(at + 0x30)],
+            "{name}"
+        );
+    }
+    for name in SAMPLES {
+        assert_eq!(plan_of(name).config_sections, [None; 3], "{name}");
+    }
+}

@@ -1,7 +1,8 @@
 //! Building a machine from command-line style options: the options
 //! themselves ([`MachineArgs`]: `--chip`, `--dram`, `--group`, `--load`,
 //! `--mode`), their parsers, and the loading of every program onto its
-//! group. Shared by `epsim run` and the TUI so that both take the same
+//! group as e-loader loads it: segments, then e-loader's configuration
+//! words ([`write_loader_config`], shared with the host crate). Shared by `epsim run` and the TUI so that both take the same
 //! options with the same messages.
 
 use std::path::{Path, PathBuf};
@@ -175,11 +176,63 @@ impl Setup {
                 }
                 SetupError::Load(msg)
             })?;
+            let places = plan.config_places(&config.load_target()).map_err(|e| {
+                SetupError::Load(
+                    epsim_loader::LoadError::File {
+                        path: elf.clone(),
+                        error: Box::new(e),
+                    }
+                    .to_string(),
+                )
+            })?;
             m.load_group(&plan, elf, cores)
                 .map_err(|e| SetupError::Load(e.to_string()))?;
+            let (first, last) = (cores[0], cores[cores.len() - 1]);
+            let group = epsim_loader::GroupConfig {
+                chip_type: self.chip.chip_type(),
+                row: first.row,
+                col: first.col,
+                rows: last.row - first.row + 1,
+                cols: last.col - first.col + 1,
+                ext_base: config.ext_base,
+            };
+            for &id in cores {
+                write_loader_config(&mut m, &places, &group, id);
+            }
             plans.push(plan);
         }
         Ok((m, plans))
+    }
+}
+
+/// Writes e-loader's configuration words for core `id` of `group` at
+/// `places` (from [`epsim_loader::LoadPlan::config_places`]; see the
+/// loader's `config` module), as e-loader does once it has copied the
+/// program: into the core's SRAM, or into DRAM for a section in external
+/// memory. `id` must be on the machine's chip and inside `group`.
+pub fn write_loader_config(
+    m: &mut Machine,
+    places: &[Option<epsim_loader::Region>; 3],
+    group: &epsim_loader::GroupConfig,
+    id: CoreId,
+) {
+    use epsim_loader::Region;
+    let i = m
+        .config
+        .core_index(id)
+        .expect("invariant: the core is on the chip");
+    let words = group.words(id.row - group.row, id.col - group.col);
+    for (place, bytes) in places.iter().zip(words) {
+        match place {
+            Some(Region::Local { offset }) => {
+                m.cores[i].sram.write_bytes(*offset, &bytes);
+            }
+            Some(Region::External { offset }) => {
+                m.dram.write_bytes(*offset, &bytes);
+            }
+            // config_places gives no other place.
+            Some(Region::OnChip { .. }) | None => {}
+        }
     }
 }
 
@@ -254,6 +307,16 @@ fn outside_memory_hint(config: &Config, start: u32) -> Option<String> {
 pub struct ChipArg {
     pub rows: u32,
     pub cols: u32,
+}
+
+impl ChipArg {
+    /// The `e_chiptype_t` e-loader tells the cores (in `e_group_config_t`):
+    /// E64G401 (1) for a chip wider or taller than 4 cores, else E16G301
+    /// (0), the smallest real chip of that size or larger (e-lib knows no
+    /// others).
+    pub fn chip_type(&self) -> u32 {
+        u32::from(self.rows > 4 || self.cols > 4)
+    }
 }
 
 /// A number as every option of `epsim` takes it: decimal, or
