@@ -514,7 +514,10 @@ static void run_command(const Mailbox *mb)
 {
     volatile Status *st = g_status;
     u32 t_recv = epy_now();
-    st->seq = mb->seq;
+    /* state and seq in one 8-byte store, before anything else: a host
+     * never sees the previous command's DONE beside the new seq. */
+    unsigned long long running = ((unsigned long long)mb->seq << 32) | ST_RUNNING;
+    __asm__ volatile("strd %0,[%1]" : : "r"(running), "r"(st) : "memory");
     st->t_recv = t_recv;
     st->t_start = t_recv;
     st->t_end = t_recv;
@@ -522,7 +525,6 @@ static void run_command(const Mailbox *mb)
     st->print_len = 0;
     st->err_kind = 0;
     st->depth = 0;
-    st->state = ST_RUNNING;
     g_print_len = 0;
     g_ack_seen = CONTROL->print_ack;
     st->print_acked = g_ack_seen;

@@ -16,7 +16,6 @@ import sys
 import tempfile
 import time
 
-import epython
 from epython import offload
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -28,7 +27,7 @@ def firmware_size():
     import struct
 
     elf = (ROOT / "firmware" / "epython" / "epython.elf").read_bytes()
-    phoff, = struct.unpack_from("<I", elf, 0x1C)
+    (phoff,) = struct.unpack_from("<I", elf, 0x1C)
     phentsize, phnum = struct.unpack_from("<HH", elf, 0x2A)
     total = 0
     top = 0
@@ -39,7 +38,7 @@ def firmware_size():
             top = max(top, vaddr + memsz)
     print("firmware (firmware/epython/epython.elf)")
     print(f"  loaded or cleared in SRAM: {total} bytes; highest address {top:#06x}")
-    print(f"  C stack up to 0x4000; SRAM left for the user (0x4000-0x8000 minus the")
+    print("  C stack up to 0x4000; SRAM left for the user (0x4000-0x8000 minus the")
     print(f"  firmware's 256-byte control blocks): {0x8000 - 0x4000 - 0x100} bytes")
 
 
@@ -80,7 +79,9 @@ def launch_rate(n=400, reps=5):
         for _ in range(n):
             empty(target=everyone)
         rates.append(n / (time.perf_counter() - t))
-    print(f"  median {statistics.median(rates):.0f}/s (runs: {', '.join(f'{r:.0f}' for r in rates)})")
+    print(
+        f"  median {statistics.median(rates):.0f}/s (runs: {', '.join(f'{r:.0f}' for r in rates)})"
+    )
 
 
 @offload
@@ -126,14 +127,18 @@ def kernel_cycles(kernel, n):
 def interpreter():
     print("interpreter speed, one core, timed: cycles per iteration (n = 1000 vs 2000)")
     base = None
-    for name, k in (("while i < n: s += i; i += 1", while_loop),
-                    ("s += one(i) (a one-line function)", calls),
-                    ("a[5] += i (indexed list update)", list_update)):
+    for name, k in (
+        ("while i < n: s += i; i += 1", while_loop),
+        ("s += one(i) (a one-line function)", calls),
+        ("a[5] += i (indexed list update)", list_update),
+    ):
         per = (kernel_cycles(k, 2000) - kernel_cycles(k, 1000)) / 1000
         if base is None:
             base = per
         print(f"  {name:40s} {per:7.1f}")
-    print("  (ePython v2.0 on epsim, same loops: 5545, 7517, 7600; python/benchmarks/EPYTHON_V2.md)")
+    print(
+        "  (ePython v2.0 on epsim, same loops: 5545, 7517, 7600; python/benchmarks/EPYTHON_V2.md)"
+    )
 
 
 PI_SCRIPT = """
@@ -173,17 +178,27 @@ def pi():
                 t = time.perf_counter()
                 out = subprocess.run(
                     [sys.executable, str(script), str(cores)],
-                    check=True, capture_output=True, text=True, env=os.environ.copy(),
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                    env=os.environ.copy(),
                 ).stdout.split()
                 walls.append(time.perf_counter() - t)
             estimate, cycles = float(out[0]), int(out[1])
-            print(f"  {cores:2d} core(s): pi ~ {estimate:.4f}, {int(cycles)} cycles"
-                  f" = {int(cycles) / MHZ / 1000:.2f} ms simulated;"
-                  f" wall clock with python start-up {statistics.median(walls):.2f} s (median of 3)")
+            print(
+                f"  {cores:2d} core(s): pi ~ {estimate:.4f}, {int(cycles)} cycles"
+                f" = {int(cycles) / MHZ / 1000:.2f} ms simulated;"
+                f" wall clock with python start-up {statistics.median(walls):.2f} s (median of 3)"
+            )
 
 
-GROUPS = {"size": firmware_size, "launch": launch_overhead, "rate": launch_rate,
-          "interp": interpreter, "pi": pi}
+GROUPS = {
+    "size": firmware_size,
+    "launch": launch_overhead,
+    "rate": launch_rate,
+    "interp": interpreter,
+    "pi": pi,
+}
 
 
 def main(argv):

@@ -1012,8 +1012,9 @@ class _FunctionCompiler:
             elif name == "ADD":
                 ok, value = self.const_of(left)
                 if ok and isinstance(value, int) and not isinstance(value, bool):
-                    imm = value
-                    left = right
+                    if -128 <= value <= 127:
+                        imm = value
+                        left = right
             if imm is not None and -128 <= imm <= 127:
                 rl = self.anyreg_into(left, dest)
                 self.emit("ADDI", dest, rl, imm & 0xFF)

@@ -1004,3 +1004,25 @@ def test_negative_immediates_are_encoded_in_their_fields(tmp_path):
     assert ops(code) == ["ADDI", "LOADI", "NEWLIST", "RET"]
     assert words[0] == _isa.ADDI | 2 << 8 | 0 << 16 | 0x80 << 24
     assert words[1] == _isa.LOADI | 3 << 8 | (-300 & 0xFFFF) << 16
+
+
+def test_a_large_constant_on_the_left_of_a_sum_is_loaded(tmp_path):
+    # A left operand that does not fit ADDI once vanished: `40000 + n`
+    # compiled to ADD R1, R0, R0 (n + n).
+    m = load(
+        tmp_path,
+        """
+        BIG = 40000
+        def named(n):
+            return BIG + n
+        def literal(n):
+            return 40000 + n
+        def small(n):
+            return 3 + n
+        """,
+    )
+    for fn in (m.named, m.literal):
+        text = compile_kernel(fn, {}).disassemble()
+        assert "LOADK     R1, K0             ; 40000" in text
+        assert "ADD       R1, R1, R0" in text
+    assert "ADDI      R1, R0, 3" in compile_kernel(m.small, {}).disassemble()

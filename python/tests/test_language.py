@@ -409,7 +409,8 @@ def same(device_value, host_value, path="result"):
 
 
 def run(fn, *args, target=(0,)):
-    return offload(fn, target=list(target))(*args)
+    # a bound on every kernel: a hang fails fast instead of blocking the cores
+    return offload(fn, target=list(target), timeout_cycles=200_000_000)(*args)
 
 
 @pytest.mark.parametrize("fn, args", CASES, ids=[f"{fn.__name__}{args!r}" for fn, args in CASES])
@@ -515,7 +516,9 @@ def k_parallel_ring():
     left = (me + n - 1) % n
     parallel.send(me * 10, right)
     got = parallel.recv(left)
-    both = parallel.sendrecv(me, right)
+    # sendrecv exchanges with one partner (sends to it, receives from it):
+    # pairs 0-1 and 2-3.
+    both = parallel.sendrecv(me, me ^ 1)
     total = parallel.reduce(me, "sum")
     biggest = parallel.reduce(me, "max")
     root = parallel.bcast(me * 3 + 1, 2)
@@ -528,7 +531,7 @@ def test_parallel_on_four_cores(device):
     for me, n, got, both, total, biggest, root in results:
         assert n == 4
         assert got == ((me + 3) % 4) * 10
-        assert both == (me + 3) % 4
+        assert both == me ^ 1
         assert (total, biggest, root) == (6, 3, 7)
 
 
