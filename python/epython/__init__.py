@@ -326,6 +326,10 @@ class Kernel:
             self._code = _compile(self._fn, gids)
         return self._code
 
+    def disassemble(self):
+        """The compiled bytecode of the kernel and the functions it calls, as text."""
+        return self._get_code().disassemble()
+
     def __call__(self, *args, **kwargs):
         opts = _split_options(kwargs, self._options)
         code = self._get_code()

@@ -130,3 +130,12 @@ def test_kernels_recompile_when_device_globals_change():
     assert reads._get_code() is first
     epython.define_on_device([2], name="another_one")
     assert reads._get_code() is not first
+
+
+def test_a_kernel_lists_its_bytecode():
+    @epython.offload
+    def twice(x):
+        return x + x
+
+    text = twice.disassemble()
+    assert "twice" in text and "ADD" in text and "RET" in text
