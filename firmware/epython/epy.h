@@ -58,38 +58,44 @@ typedef struct {
 } FuncEntry;
 
 #define MODULE_MAGIC 0x4d595045u
-#define INFO_MAGIC 0x31595045u
+#define INFO_MAGIC 0x32595045u /* "EPY2" */
+#define PROTOCOL_VERSION 2
 
 /* The fixed blocks (PROTOCOL.md section 3).  No arrays inside: the
  * Epiphany ABI aligns an array member of 4-byte elements to 8 bytes. */
 typedef struct {
-    u32 magic, version, fw_end, user_base, user_end, stack_low, ready_count, rsv;
+    u32 magic, version, fw_end, rsv0, rsv1, rsv2, ready_count, rsv3;
 } Info;
 typedef struct {
     u32 core_num, ncores, row0, col0, rows, cols, dram_slot, dram_slot_size;
-    u32 code_base, code_size, args_base, args_size, seed, rsv0, rsv1, rsv2;
+    u32 code_base, code_size, args_base, args_size, seed, status_table, rsv1, rsv2;
 } Config;
+/* index: the function (CALL) or the global id (SETGLOBAL, GETGLOBAL);
+ * args = 0: the arguments are the args_len bytes (rounded up to 8) right
+ * below the mailbox. */
 typedef struct {
-    u32 cmd, module, func, args, args_len, gid, group_lo, group_hi, timeout;
-    u32 rsv0, rsv1, rsv2, rsv3, rsv4, rsv5;
-    u32 seq;
+    u32 cmd, module, index, args, args_len, group_lo, group_hi, seq;
 } Mailbox;
 typedef struct {
     u32 abort_seq, print_ack;
 } Control;
 
-#define INFO ((volatile Info *)0x4000)
-#define CONFIG ((volatile Config *)0x4020)
-#define MAILBOX ((volatile Mailbox *)0x4060)
-#define CONTROL ((volatile Control *)0x40a0)
+#define INFO ((volatile Info *)0x4080)
+#define CONFIG ((volatile Config *)0x40a0)
+#define MAILBOX_AT 0x7fe0u
+#define MAILBOX ((volatile Mailbox *)MAILBOX_AT)
+#define CONTROL ((volatile Control *)0x40e0)
 #define USER_BASE 0x4100u
-#define USER_END 0x8000u
+#define USER_END MAILBOX_AT
 
 /* The DRAM slot (PROTOCOL.md section 4). */
 typedef struct {
     u32 state, seq, t_recv, t_start, t_end, t_done, result_len, print_len;
+    /* ERROR: err_kind..depth; DONE with a result of at most 8 bytes: the
+     * serialised result at +32 (err_kind, err_func) */
     u32 err_kind, err_func, err_pc, err_a, err_b, depth, print_acked, rsv1;
 } Status;
+#define STATUS_INLINE 32u
 enum { ST_BOOTING, ST_READY, ST_RUNNING, ST_DONE, ST_ERROR, ST_PRINTFULL, ST_ABORTED };
 enum { CMD_CALL = 1, CMD_SETGLOBAL, CMD_GETGLOBAL, CMD_PING, CMD_CLEARGLOBALS };
 #define SLOT_RESULT 0x100u
@@ -98,7 +104,7 @@ enum { CMD_CALL = 1, CMD_SETGLOBAL, CMD_GETGLOBAL, CMD_PING, CMD_CLEARGLOBALS };
 #define PRINT_SIZE 0x4000u
 #define SLOT_SPILL 0x8000u
 
-_Static_assert(sizeof(Mailbox) == 64 && sizeof(Config) == 64 && sizeof(Status) == 64, "blocks");
+_Static_assert(sizeof(Mailbox) == 32 && sizeof(Config) == 64 && sizeof(Status) == 64, "blocks");
 
 /* Sizes of the device-managed area (README.md, "Memory layout"). */
 #define NGLOBALS 128

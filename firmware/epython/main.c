@@ -21,7 +21,8 @@ u32 *g_cmd_jmp;
 static volatile Status *g_status;
 static u32 g_slot;
 static u32 g_ncores, g_me;
-static u32 g_print_len, g_ack_seen;
+static u32 g_print_len, g_ack_seen, g_shown;
+static u32 g_t_recv, g_t_start, g_t_end, g_result_len;
 static u32 g_err[6]; /* kind, func, pc, a, b, depth */
 
 /* Heaps: SRAM [heap_base, heap_end) and DRAM [spill_base, spill_end); the
@@ -348,6 +349,16 @@ static Value deser(const u32 **pp, const u32 *end, u32 depth)
     epy_raise(ERR_VALUE, tag, (u32)p);
 }
 
+/* ---- status ---- */
+
+/* Two words in one 8-byte store (one eLink transaction to DRAM); p is
+ * 8-aligned. */
+static inline void st64(volatile void *p, u32 lo, u32 hi)
+{
+    unsigned long long w = ((unsigned long long)hi << 32) | lo;
+    __asm__ volatile("strd %0,[%1]" : : "r"(w), "r"(p) : "memory");
+}
+
 /* ---- print records ---- */
 
 void epy_print(const Value *v, u32 n)
@@ -380,7 +391,16 @@ void epy_print(const Value *v, u32 n)
     for (u32 i = 0; i < n; i++)
         o = ser_write(o, v[i]);
     g_print_len += size;
-    g_status->print_len = g_print_len;
+    if (g_shown) {
+        g_status->print_len = g_print_len;
+    } else {
+        /* the command's first record: RUNNING and its seq, after
+         * result_len and print_len (the host never sees an older
+         * command's print_len beside this seq) */
+        g_shown = 1;
+        st64(&g_status->result_len, 0, g_print_len);
+        st64(g_status, ST_RUNNING, g_cur_seq);
+    }
 }
 
 /* ---- core to core ---- */
@@ -455,7 +475,7 @@ static void layout(void)
     g_ncores = cf->ncores > 64 ? 64 : cf->ncores;
     g_me = cf->core_num;
     g_slot = cf->dram_slot;
-    g_status = (volatile Status *)g_slot;
+    g_status = (volatile Status *)(cf->status_table + g_me * sizeof(Status));
     u32 p = USER_BASE;
     for (u32 ch = 0; ch < NCHAN; ch++) {
         g_chan[ch].pb = (volatile u64 *)carve(&p, g_ncores * 8);
@@ -498,13 +518,18 @@ static const Module *check_module(u32 addr, u32 func)
     return m;
 }
 
+/* A result of 8 bytes (a scalar) goes into the status itself: the host
+ * reads it with the status. */
 static void write_result(Value v)
 {
     u32 size = ser_size(v, 0);
     if (size > RESULT_SIZE)
         epy_raise(ERR_RESULT_TOO_BIG, size, RESULT_SIZE);
-    ser_write((volatile u32 *)(g_slot + SLOT_RESULT), v);
-    g_status->result_len = size;
+    if (size <= 8) /* a scalar, or an empty str or list (length 0) */
+        st64((volatile u32 *)((u32)g_status + STATUS_INLINE), v.tag, v.tag <= T_NONE ? v.v : 0);
+    else
+        ser_write((volatile u32 *)(g_slot + SLOT_RESULT), v);
+    g_result_len = size;
 }
 
 static u32 g_state;
@@ -512,22 +537,18 @@ static u32 g_phase;
 
 static void run_command(const Mailbox *mb)
 {
+    /* The status changes only when the command prints (RUNNING) and when
+     * it ends: the fields, then state and seq in one 8-byte store. Until
+     * then it shows the previous command (its seq). */
     volatile Status *st = g_status;
-    u32 t_recv = epy_now();
-    /* state and seq in one 8-byte store, before anything else: a host
-     * never sees the previous command's DONE beside the new seq. */
-    unsigned long long running = ((unsigned long long)mb->seq << 32) | ST_RUNNING;
-    __asm__ volatile("strd %0,[%1]" : : "r"(running), "r"(st) : "memory");
-    st->t_recv = t_recv;
-    st->t_start = t_recv;
-    st->t_end = t_recv;
-    st->result_len = 0;
-    st->print_len = 0;
-    st->err_kind = 0;
-    st->depth = 0;
+    u32 t = epy_now();
+    g_t_recv = t;
+    g_t_start = t;
+    g_t_end = t;
+    g_result_len = 0;
     g_print_len = 0;
+    g_shown = 0;
     g_ack_seen = CONTROL->print_ack;
-    st->print_acked = g_ack_seen;
     g_dirty = 0;
     g_where.mod = 0;
     g_where.depth = 0;
@@ -540,8 +561,8 @@ static void run_command(const Mailbox *mb)
     if (r == 0) {
         switch (mb->cmd) {
         case CMD_CALL: {
-            const Module *m = check_module(mb->module, mb->func);
-            const FuncEntry *fe = (const FuncEntry *)m->funcs + mb->func;
+            const Module *m = check_module(mb->module, mb->index);
+            const FuncEntry *fe = (const FuncEntry *)m->funcs + mb->index;
             const u32 *p = (const u32 *)mb->args, *end = p + mb->args_len / 4;
             if ((mb->args & 3) || end - p < 2 || p[0] != T_LIST)
                 epy_raise(ERR_VALUE, mb->args, mb->args_len);
@@ -553,27 +574,27 @@ static void run_command(const Mailbox *mb)
                 epy_raise(ERR_RECURSION, 0, 0);
             for (u32 i = 0; i < n; i++)
                 g_vstack[i] = deser(&p, end, 0);
-            st->t_start = epy_now();
+            g_t_start = epy_now();
             g_abortable = 1;
-            Value v = epy_run(m, mb->func, g_vstack);
+            Value v = epy_run(m, mb->index, g_vstack);
             g_abortable = 0;
-            st->t_end = epy_now();
+            g_t_end = epy_now();
             g_where.mod = 0;
             write_result(v);
             break;
         }
         case CMD_SETGLOBAL: {
             const u32 *p = (const u32 *)mb->args, *end = p + mb->args_len / 4;
-            if (mb->gid >= NGLOBALS || (mb->args & 3))
-                epy_raise(ERR_VALUE, mb->gid, mb->args);
-            g_globals[mb->gid] = deser(&p, end, 0);
+            if (mb->index >= NGLOBALS || (mb->args & 3))
+                epy_raise(ERR_VALUE, mb->index, mb->args);
+            g_globals[mb->index] = deser(&p, end, 0);
             g_dirty = 1;
             break;
         }
         case CMD_GETGLOBAL:
-            if (mb->gid >= NGLOBALS)
-                epy_raise(ERR_VALUE, mb->gid, 0);
-            write_result(g_globals[mb->gid]);
+            if (mb->index >= NGLOBALS)
+                epy_raise(ERR_VALUE, mb->index, 0);
+            write_result(g_globals[mb->index]);
             break;
         case CMD_PING:
             break;
@@ -604,18 +625,16 @@ static void run_command(const Mailbox *mb)
     atop_s = ptop_s;
     atop_d = ptop_d;
     if (g_state == ST_ERROR) {
-        st->err_kind = g_err[0];
-        st->err_func = g_err[1];
-        st->err_pc = g_err[2];
-        st->err_a = g_err[3];
-        st->err_b = g_err[4];
-        st->depth = g_err[5];
+        st64(&st->err_kind, g_err[0], g_err[1]);
+        st64(&st->err_pc, g_err[2], g_err[3]);
+        st64(&st->err_b, g_err[4], g_err[5]);
     }
     if (g_state == ST_ABORTED)
-        st->t_end = epy_now();
-    st->print_len = g_print_len;
-    st->t_done = epy_now();
-    st->state = g_state;
+        g_t_end = epy_now();
+    st64(&st->t_recv, g_t_recv, g_t_start);
+    st64(&st->t_end, g_t_end, epy_now());
+    st64(&st->result_len, g_result_len, g_print_len);
+    st64(st, g_state, mb->seq);
 }
 
 void epy_main(void)
@@ -628,11 +647,8 @@ void epy_main(void)
     }
     volatile Info *in = INFO;
     in->magic = INFO_MAGIC;
-    in->version = 1;
+    in->version = PROTOCOL_VERSION;
     in->fw_end = (u32)__fw_end;
-    in->user_base = USER_BASE;
-    in->user_end = USER_END;
-    in->stack_low = (u32)__fw_end;
     in->ready_count = 0;
     layout();
     g_status->seq = 0;

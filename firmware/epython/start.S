@@ -79,7 +79,7 @@ _epy_isr_user:
         ldr     r3, [r2]
         sub     r3, r3, 0
         beq     4f
-        mov     r1, 0x40a0              /* control.abort_seq */
+        mov     r1, 0x40e0              /* control.abort_seq */
         ldr     r3, [r1]
         mov     r1, %low(_g_cur_seq)
         movt    r1, %high(_g_cur_seq)

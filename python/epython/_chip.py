@@ -11,8 +11,11 @@ Waiting. In epsim's deterministic mode the chip advances only inside
 e-hal calls, so every wait drives it from the calling thread:
 `epsim_run_until_cores_idle` over the cores that run what the caller waits
 for (exact: it stops at the cycle a core goes idle), in slices of at most
-SLICE_CYCLES so print records show while a kernel runs, then a read of the
-status of every core with a command in flight. Without that call it uses
+SLICE_CYCLES so print records show while a kernel runs, then one e_read of
+the DRAM status table's range over every core with a command in flight
+(protocol 2: a scalar result is inside the status, so an empty or scalar
+launch costs the host one e_write and one e_signal per core, and its share
+of that read). Without that call it uses
 epsim_run in small slices; with a board's libe-hal (no epsim_* symbols) it
 polls the DRAM status with e_read and a short sleep.
 """
@@ -30,25 +33,27 @@ from ._ehal import Ehal, EhalError
 
 # ---------------------------------------------------------------- the map
 
-INFO = 0x4000
-CONFIG = 0x4020
-MAILBOX = 0x4060
-CONTROL = 0x40A0
+INFO = 0x4080
+CONFIG = 0x40A0
+CONTROL = 0x40E0
 CONTROL_ABORT_SEQ = CONTROL + 0
 CONTROL_PRINT_ACK = CONTROL + 4
 USER_BASE = 0x4100
-SRAM_END = 0x8000
+MAILBOX = 0x7FE0  # 32 bytes at the end of SRAM, `seq` its last word
+MAILBOX_SIZE = 32
 
-INFO_MAGIC = 0x31595045  # "EPY1"
-PROTOCOL_VERSION = 1
+INFO_MAGIC = 0x32595045  # "EPY2"
+PROTOCOL_VERSION = 2
 
 # The SRAM above the firmware's own area: 0x4100..CODE_BASE is the
 # firmware's (postboxes, globals, Python stack, heaps), then the code cache
-# and the argument buffer, both written only by the host.
+# and the argument buffer, both written only by the host. Arguments go at
+# the END of the argument buffer, right below the mailbox, so that one
+# e_write carries them and the mailbox.
 CODE_BASE = 0x6000
 CODE_SIZE = 0x1800
 ARGS_BASE = CODE_BASE + CODE_SIZE
-ARGS_SIZE = SRAM_END - ARGS_BASE
+ARGS_SIZE = MAILBOX - ARGS_BASE
 
 # External memory (device addresses relative to the first external memory,
 # 0x8e000000 on a Parallella): big modules shared by every core, big
@@ -56,12 +61,14 @@ ARGS_SIZE = SRAM_END - ARGS_BASE
 DRAM_MODULES = 0x0
 DRAM_MODULES_SIZE = 0x80000
 DRAM_ARGS = 0x80000
-DRAM_ARGS_SIZE = 0x80000
+DRAM_ARGS_SIZE = 0x7F000
+DRAM_STATUS = 0xFF000  # the status table: core n's 64-byte status at +64 n
 DRAM_SLOTS = 0x100000
 DRAM_SLOTS_END = 0x1000000  # the slots end below 0x8f000000 (e-hal's shm)
 SLOT_SIZE_MAX = 0x40000
 
-SLOT_STATUS = 0x0
+STATUS_SIZE = 64
+STATUS_INLINE = 8  # status word where a result of at most 8 bytes is
 SLOT_RESULT = 0x100
 SLOT_PRINT = 0x4000
 SLOT_PRINT_SIZE = 0x4000
@@ -333,13 +340,15 @@ class Runtime:
                 ARGS_BASE,
                 ARGS_SIZE,
                 core.num + 1,
-                0,
+                self.emem_base + DRAM_STATUS,
                 0,
                 0,
             )
-            # config, then a zero mailbox and control: seq 0 is "no command".
+            # config, then zeros up to the end of control, and a zero
+            # mailbox: seq 0 is "no command".
             hal.write(self.dev, core.row, core.col, CONFIG, config + bytes(64 + 32))
-            hal.write(self.mem, 0, 0, self.slot_off(core.num) + SLOT_STATUS, bytes(64))
+            hal.write(self.dev, core.row, core.col, MAILBOX, bytes(MAILBOX_SIZE))
+        hal.write(self.mem, 0, 0, DRAM_STATUS, bytes(STATUS_SIZE * self.ncores))
         hal.start_group(self.dev)
         self._wait_ready()
 
@@ -349,7 +358,8 @@ class Runtime:
         wall0 = time.monotonic()
         while waiting:
             self._advance([(c.row, c.col) for c in waiting], SLICE_CYCLES)
-            waiting = [c for c in waiting if self._status(c)[0] != READY]
+            statuses = self._statuses(waiting)
+            waiting = [c for c in waiting if statuses[c.num][0] != READY]
             if not waiting:
                 break
             spent = (
@@ -358,6 +368,7 @@ class Runtime:
                 else (time.monotonic() - wall0) * BOARD_CLOCK_HZ
             )
             if spent > BOOT_CYCLES:
+                self._check_info(waiting[:1])  # another protocol's firmware?
                 by_state = {}
                 for c in waiting:
                     state = self._status(c)[0]
@@ -368,14 +379,19 @@ class Runtime:
                     f"epython: the firmware {self.firmware} did not become READY within "
                     f"{BOOT_CYCLES} cycles ({states})"
                 )
-        for core in self.cores:
+        self._check_info(self.cores)
+
+    def _check_info(self, cores):
+        for core in cores:
             magic, version = struct.unpack(
                 "<II", self.hal.read(self.dev, core.row, core.col, INFO, 8)
             )
             if magic != INFO_MAGIC or version != PROTOCOL_VERSION:
                 raise RuntimeError(
-                    f"epython: core {core.num} runs firmware with magic {magic:#x}, protocol "
-                    f"{version}; this package speaks protocol {PROTOCOL_VERSION} ({INFO_MAGIC:#x})"
+                    f"epython: core {core.num} runs firmware {self.firmware} with magic "
+                    f"{magic:#x}, protocol {version}; this epython package speaks protocol "
+                    f"{PROTOCOL_VERSION} (magic {INFO_MAGIC:#x}): the firmware and the package "
+                    "disagree (rebuild the firmware or reinstall the package)"
                 )
 
     def shutdown(self):
@@ -409,6 +425,10 @@ class Runtime:
 
     def slot_addr(self, n):
         return self.emem_base + self.slot_off(n)
+
+    @staticmethod
+    def status_off(n):
+        return DRAM_STATUS + n * STATUS_SIZE
 
     def _now(self):
         return self.hal.now() if self.hal.is_epsim else None
@@ -482,9 +502,7 @@ class Runtime:
             self._start_next(core)
 
     def _place_payload(self, core, data):
-        if len(data) <= ARGS_SIZE:
-            self.hal.write(self.dev, core.row, core.col, ARGS_BASE, data)
-            return ARGS_BASE
+        """Where a payload too big for the argument buffer goes (DRAM)."""
         if len(data) > self.args_area:
             raise MemoryError(
                 f"the arguments take {len(data)} bytes; at most {self.args_area} fit "
@@ -545,36 +563,35 @@ class Runtime:
     def _launch(self, core, c):
         hal = self.hal
         c.t_begin = self._now()
-        module = func = args = args_len = 0
+        module = args = args_len = 0
+        index = c.gid
+        inline = b""
         if c.cmd == CMD_CALL:
             module = self._module_addr(core, c.code)
-            func = int(getattr(c.code, "entry", 0))
+            index = int(getattr(c.code, "entry", 0))
         if c.cmd in (CMD_CALL, CMD_SETGLOBAL):
-            args = self._place_payload(core, c.payload)
             args_len = len(c.payload)
+            if args_len <= ARGS_SIZE:
+                # right below the mailbox, in the same write
+                inline = bytes(c.payload) + bytes(-args_len % 8)
+                args = MAILBOX - len(inline)
+            else:
+                args = self._place_payload(core, c.payload)
         core.seq = (core.seq + 1) & 0xFFFFFFFF or 1
         c.seq = core.seq
         mailbox = struct.pack(
-            "<16I",
+            "<8I",
             c.cmd,
             module,
-            func,
+            index,
             args,
             args_len,
-            c.gid,
             c.group & 0xFFFFFFFF,
             c.group >> 32,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
-            0,
             c.seq,
         )
         core.print_seen = 0
-        hal.write(self.dev, core.row, core.col, MAILBOX, mailbox)
+        hal.write(self.dev, core.row, core.col, MAILBOX - len(inline), inline + mailbox)
         hal.signal(self.dev, core.row, core.col)
         c.t_signal = self._now()
         c.wall_signal = time.monotonic()
@@ -583,7 +600,15 @@ class Runtime:
     # ------------------------------------------------------------ waiting
 
     def _status(self, core):
-        return _STATUS.unpack(self.hal.read(self.mem, 0, 0, self.slot_off(core.num), 64))
+        return _STATUS.unpack(self.hal.read(self.mem, 0, 0, self.status_off(core.num), STATUS_SIZE))
+
+    def _statuses(self, cores):
+        """{core number: status} for `cores`, read with one e_read of the
+        table's range from the lowest to the highest of them."""
+        lo = min(c.num for c in cores)
+        hi = max(c.num for c in cores)
+        data = self.hal.read(self.mem, 0, 0, self.status_off(lo), (hi - lo + 1) * STATUS_SIZE)
+        return {c.num: _STATUS.unpack_from(data, (c.num - lo) * STATUS_SIZE) for c in cores}
 
     def _advance(self, coords, limit):
         """Let the chip run until one of the cores at `coords` goes idle, or a while."""
@@ -617,12 +642,11 @@ class Runtime:
             for line in _values.print_records(data):
                 sys.stdout.write(f"[device {core.num}] {line}\n")
 
-    def _poll(self, core):
-        """Look at a core's status; finish its command if it is over."""
+    def _poll(self, core, st):
+        """Look at a core's status `st`; finish its command if it is over."""
         c = core.current
         if c is None:
             return False
-        st = self._status(core)
         state, seq = st[0], st[1]
         if seq != c.seq:
             return False
@@ -656,11 +680,11 @@ class Runtime:
         if state == DONE:
             n = st[6]
             if c.cmd in (CMD_CALL, CMD_GETGLOBAL):
-                data = (
-                    self.hal.read(self.mem, 0, 0, self.slot_off(core.num) + SLOT_RESULT, n)
-                    if n
-                    else b""
-                )
+                if n <= 8:
+                    # a scalar result: inside the status
+                    data = struct.pack("<2I", *st[STATUS_INLINE : STATUS_INLINE + 2])[:n]
+                else:
+                    data = self.hal.read(self.mem, 0, 0, self.slot_off(core.num) + SLOT_RESULT, n)
                 try:
                     c.result = _values.deserialise_all(data) if data else None
                 except ValueError as e:
@@ -795,9 +819,11 @@ class Runtime:
         if not watch:
             return
         self._advance(watch, self._limit())
-        for core in self.cores:
-            if core.current is not None:
-                self._poll(core)
+        busy = [core for core in self.cores if core.current is not None]
+        if busy:
+            statuses = self._statuses(busy)
+            for core in busy:
+                self._poll(core, statuses[core.num])
         self._check_timeouts()
 
     def wait(self, commands):

@@ -205,12 +205,14 @@ def test_chip_clock_and_statistics(k):
     assert (c.rows, c.cols, c.ncores) == (4, 4, 16)
 
 
-def test_a_result_area_holds_the_serialised_result(k):
-    # The DRAM status of core 0 says DONE for the last command, seq matching.
+def test_a_scalar_result_travels_in_the_status_table(k):
+    # Core 0's entry of the DRAM status table says DONE for the last
+    # command, seq matching, and holds the serialised int result inline.
     rt = epython._rt()
-    k.add(1, 2, target=0)
-    st = struct.unpack("<16I", rt.hal.read(rt.mem, 0, 0, rt.slot_off(0), 64))
+    assert k.add(1, 2, target=0) == [3]
+    st = struct.unpack("<16I", rt.hal.read(rt.mem, 0, 0, rt.status_off(0), 64))
     assert st[0] == 3 and st[1] == rt.cores[0].seq
+    assert st[6] == 8 and st[8:10] == (0, 3)
 
 
 def test_configure_after_the_first_launch_is_refused(k):

@@ -84,20 +84,27 @@ def test_a_traced_launch_shows_the_host_writing_sram_and_the_core_storing_to_dra
     assert out == "[3]\n"
     records = [json.loads(line) for line in trace.read_text().splitlines() if line.strip()]
     text = trace.read_text()
-    # The host's mailbox write into core 5's SRAM (0x4060), and the core's
-    # stores of its status into its DRAM slot (0x8e100000 + 5 * 0x40000).
-    slot = 0x8E100000 + 5 * 0x40000
+    # The host's write of the arguments and the mailbox (which ends SRAM at
+    # 0x8000) into core 5's SRAM, and the core's stores of its status into
+    # its entry of the DRAM status table (0x8e0ff000 + 5 * 64; protocol 2).
+    status = 0x8E0FF000 + 5 * 64
     host = [r for r in records if "host" in json.dumps(r)]
     assert host, "no host access in the trace"
-    assert any("16480" in json.dumps(r) or "0x4060" in json.dumps(r) for r in host), text[:2000]
+    assert any(
+        r.get("host") == "write"
+        and r.get("core") == [33, 9]
+        and r.get("addr", 0) + r.get("len", 0) == 0x8000
+        and r.get("len", 0) > 32
+        for r in host
+    ), text[:2000]
     stores = [
         r
         for r in records
         if isinstance(r.get("mem"), dict)
         and r["mem"].get("op") == "st"
-        and slot <= r["mem"].get("addr", 0) < slot + 0x40000
+        and status <= r["mem"].get("addr", 0) < status + 64
     ]
-    assert stores, "no store of core 5 into its DRAM slot"
+    assert stores, "no store of core 5 into its status"
 
 
 SEED = """

@@ -22,15 +22,20 @@ const SLOT_SIZE: u32 = 0x4_0000;
 const CODE_BASE: u32 = 0x6000;
 const CODE_SIZE: u32 = 0x1800;
 const ARGS_BASE: u32 = 0x7800;
-const ARGS_SIZE: u32 = 0x800;
+/// The argument buffer ends at the mailbox.
+const ARGS_SIZE: u32 = MAILBOX - ARGS_BASE;
 const NCORES: u32 = 16;
 /// DRAM the tests use for large arguments (after the 16 slots).
 const HOST_AREA: u32 = 0x8f00_0000;
+/// The status table: core n's 64-byte status at `STATUS_TABLE + 64 n`.
+const STATUS_TABLE: u32 = 0x8e0f_f000;
 
-const INFO: u32 = 0x4000;
-const CONFIG: u32 = 0x4020;
-const MAILBOX: u32 = 0x4060;
-const CONTROL: u32 = 0x40a0;
+const INFO: u32 = 0x4080;
+const CONFIG: u32 = 0x40a0;
+const MAILBOX: u32 = 0x7fe0;
+/// The C stack grows down from here.
+const STACK_TOP: u32 = 0x4080;
+const CONTROL: u32 = 0x40e0;
 
 const READY: u32 = 1;
 const RUNNING: u32 = 2;
@@ -332,6 +337,8 @@ struct Status {
     print_len: u32,
     err: [u32; 6], // kind, func, pc, a, b, depth
     print_acked: u32,
+    /// +32..+39: the result when it is at most 8 bytes (DONE)
+    inline: [u32; 2],
 }
 
 /// The mailbox fields a command sets (PROTOCOL.md section 3).
@@ -371,6 +378,10 @@ struct Chip {
 
 fn slot(core: u32) -> u32 {
     SLOT_BASE + core * SLOT_SIZE - DRAM_BASE
+}
+
+fn status_off(core: u32) -> u32 {
+    STATUS_TABLE + 64 * core - DRAM_BASE
 }
 
 fn rc(core: u32) -> (u32, u32) {
@@ -415,13 +426,13 @@ impl Chip {
                 ARGS_BASE,
                 ARGS_SIZE,
                 1234 + n,
-                0,
+                STATUS_TABLE,
                 0,
                 0,
             ];
             let (r, c) = rc(n);
             h.write_sram(r, c, CONFIG, &bytes(&cfg)).unwrap();
-            h.write_dram(slot(n), &[0; 64]).unwrap();
+            h.write_dram(status_off(n), &[0; 64]).unwrap();
         }
         h.start(&all).unwrap();
         let chip = Chip {
@@ -442,14 +453,15 @@ impl Chip {
             let (r, c) = rc(n);
             let mut info = [0u8; 32];
             chip.h.read_sram(r, c, INFO, &mut info).unwrap();
-            assert_eq!(words(&info)[0], 0x3159_5045, "info.magic");
+            assert_eq!(words(&info)[0], 0x3259_5045, "info.magic");
+            assert_eq!(words(&info)[1], 2, "info.version");
         }
         chip
     }
 
     fn status(&self, core: u32) -> Status {
         let mut b = [0u8; 64];
-        self.h.read_dram(slot(core), &mut b).unwrap();
+        self.h.read_dram(status_off(core), &mut b).unwrap();
         let w = words(&b);
         Status {
             state: w[0],
@@ -460,19 +472,41 @@ impl Chip {
             print_len: w[7],
             err: [w[8], w[9], w[10], w[11], w[12], w[13]],
             print_acked: w[14],
+            inline: [w[8], w[9]],
         }
     }
 
     /// Writes the mailbox (seq last, in one write) and signals.
     fn post(&mut self, core: u32, mb: Mailbox) {
+        self.post_inline(core, mb, &[]);
+    }
+
+    /// Writes the serialised `args` (if any) right below the mailbox and
+    /// the mailbox in one write (seq its last word), then signals.
+    fn post_inline(&mut self, core: u32, mut mb: Mailbox, args: &[u32]) {
         self.seq[core as usize] += 1;
-        let mut w = [0u32; 16];
-        w[..6].copy_from_slice(&[mb.cmd, mb.module, mb.func, mb.args, mb.args_len, mb.gid]);
-        w[6] = mb.group as u32;
-        w[7] = (mb.group >> 32) as u32;
-        w[15] = self.seq[core as usize];
+        let mut w: Vec<u32> = args.to_vec();
+        if w.len() % 2 == 1 {
+            w.push(0);
+        }
+        let at = MAILBOX - 4 * w.len() as u32;
+        if !args.is_empty() {
+            mb.args = at;
+            mb.args_len = 4 * args.len() as u32;
+        }
+        let index = if mb.cmd == CALL { mb.func } else { mb.gid };
+        w.extend([
+            mb.cmd,
+            mb.module,
+            index,
+            mb.args,
+            mb.args_len,
+            mb.group as u32,
+            (mb.group >> 32) as u32,
+            self.seq[core as usize],
+        ]);
         let (r, c) = rc(core);
-        self.h.write_sram(r, c, MAILBOX, &bytes(&w)).unwrap();
+        self.h.write_sram(r, c, at, &bytes(&w)).unwrap();
         self.h.signal(r, c).unwrap();
     }
 
@@ -511,6 +545,9 @@ impl Chip {
             if st.seq == want && matches!(st.state, DONE | ERROR | ABORTED) {
                 self.read_prints(core, st.print_len);
                 let result = (st.state == DONE && st.result_len > 0).then(|| {
+                    if st.result_len <= 8 {
+                        return deser(&st.inline, &mut 0);
+                    }
                     let mut b = vec![0u8; st.result_len as usize];
                     self.h.read_dram(slot(core) + 0x100, &mut b).unwrap();
                     deser(&words(&b), &mut 0)
@@ -559,17 +596,14 @@ impl Chip {
         ser(&V::List(args.to_vec()), &mut a);
         let (r, c) = rc(core);
         self.h.write_sram(r, c, CODE_BASE, m).unwrap();
-        self.h.write_sram(r, c, ARGS_BASE, &bytes(&a)).unwrap();
         let mb = Mailbox {
             cmd: CALL,
             module: CODE_BASE,
             func,
-            args: ARGS_BASE,
-            args_len: 4 * a.len() as u32,
-            gid: 0,
             group,
+            ..Mailbox::default()
         };
-        self.post(core, mb);
+        self.post_inline(core, mb, &a);
     }
 
     fn call(&mut self, core: u32, m: &[u8], func: u32, args: &[V]) -> Outcome {
@@ -639,6 +673,21 @@ fn ping_and_constant_kernel() {
     };
     chip.post(0, mb);
     assert_eq!(chip.wait(0).value(), i(42));
+    // arguments at an explicit address: the argument buffer's start
+    let mut a = Vec::new();
+    ser(&V::List(vec![i(9)]), &mut a);
+    chip.h.write_sram(0, 0, ARGS_BASE, &bytes(&a)).unwrap();
+    chip.post(
+        0,
+        Mailbox {
+            args: ARGS_BASE,
+            ..mb
+        },
+    );
+    let o = chip.wait(0);
+    assert_eq!(o.value(), i(10));
+    // a scalar result travels inside the status: 8 bytes
+    assert_eq!((o.st.result_len, o.st.inline), (8, [0, 10]));
     // arguments come back as they went in
     let arg = V::List(vec![
         V::Int(-3),
@@ -1153,26 +1202,28 @@ impl Chip {
     fn setglobal(&mut self, core: u32, gid: u32, v: &V) -> Outcome {
         let mut a = Vec::new();
         ser(v, &mut a);
-        let (r, c) = rc(core);
-        let at = if 4 * a.len() as u32 <= ARGS_SIZE {
-            self.h.write_sram(r, c, ARGS_BASE, &bytes(&a)).unwrap();
-            ARGS_BASE
-        } else {
-            // too big for the argument buffer: from host-owned DRAM
-            self.h
-                .write_dram(HOST_AREA - DRAM_BASE, &bytes(&a))
-                .unwrap();
-            HOST_AREA
-        };
         let mb = Mailbox {
             cmd: SETGLOBAL,
-            args: at,
             args_len: 4 * a.len() as u32,
             gid,
             group: 1 << core,
             ..Mailbox::default()
         };
-        self.post(core, mb);
+        if 4 * a.len() as u32 <= ARGS_SIZE {
+            self.post_inline(core, mb, &a);
+        } else {
+            // too big for the argument buffer: from host-owned DRAM
+            self.h
+                .write_dram(HOST_AREA - DRAM_BASE, &bytes(&a))
+                .unwrap();
+            self.post(
+                core,
+                Mailbox {
+                    args: HOST_AREA,
+                    ..mb
+                },
+            );
+        }
         self.wait(core)
     }
 
@@ -1437,7 +1488,9 @@ fn abort_an_endless_loop() {
     );
     chip.launch(0, &m, 0, &[], 1);
     chip.h.run(200_000);
-    assert_eq!(chip.status(0).state, RUNNING);
+    // a command that does not print shows only when it ends: the status
+    // still names the previous command
+    assert_ne!(chip.status(0).seq, chip.seq[0]);
     let seq = chip.seq[0];
     chip.h
         .write_sram(0, 0, CONTROL, &seq.to_le_bytes())
@@ -1447,6 +1500,21 @@ fn abort_an_endless_loop() {
     assert_eq!(o.st.state, ABORTED, "{o:?}");
     // the same core serves the next commands
     assert_eq!(chip.eval(1, 4, SUM_WHILE, &[], &[i(10)]), i(45));
+    // a command that has printed shows RUNNING, its seq and its records
+    let code = "LOADI 0 5; PRINT 0 1; top:; JMP @top";
+    let m = module(&chip.isa, CODE_BASE, &[f(0, 1, code)], &[]);
+    chip.launch(0, &m, 0, &[], 1);
+    chip.h.run(100_000);
+    let st = chip.status(0);
+    assert_eq!((st.state, st.seq, st.print_len), (RUNNING, chip.seq[0], 16));
+    let seq = chip.seq[0];
+    chip.h
+        .write_sram(0, 0, CONTROL, &seq.to_le_bytes())
+        .unwrap();
+    chip.h.signal(0, 0).unwrap();
+    let o = chip.wait(0);
+    assert_eq!(o.st.state, ABORTED, "{o:?}");
+    assert_eq!(o.prints, vec![vec![i(5)]]);
     // an abort while the kernel waits in PRINTFULL (nobody drains it)
     let code = "LOADI 0 0; top:; PRINT 0 1; ADDI 0 0 1; JMP @top";
     let m = module(&chip.isa, CODE_BASE, &[f(0, 1, code)], &[]);
@@ -1470,7 +1538,7 @@ fn abort_an_endless_loop() {
     );
     chip.launch(0, &m, 0, &[], 0b11);
     chip.h.run(100_000);
-    assert_eq!(chip.status(0).state, RUNNING);
+    assert_ne!(chip.status(0).seq, chip.seq[0]);
     let seq = chip.seq[0];
     chip.h
         .write_sram(0, 0, CONTROL, &seq.to_le_bytes())
@@ -1624,20 +1692,20 @@ fn timed_figures() {
 
 impl Chip {
     /// Bytes of C stack the core has used so far: the loader cleared SRAM,
-    /// so the lowest non-zero word between `info.fw_end` and 0x4000 marks
+    /// so the lowest non-zero word between `info.fw_end` and the stack top (0x4080) marks
     /// the deepest frame (a lower bound if that frame stored zeros).
     fn stack_used(&self, core: u32) -> u32 {
         let (r, c) = rc(core);
         let mut info = [0u8; 32];
         self.h.read_sram(r, c, INFO, &mut info).unwrap();
         let fw_end = words(&info)[2];
-        let mut buf = vec![0u8; (0x4000 - fw_end) as usize];
+        let mut buf = vec![0u8; (STACK_TOP - fw_end) as usize];
         self.h.read_sram(r, c, fw_end, &mut buf).unwrap();
         let first = words(&buf)
             .iter()
             .position(|&w| w != 0)
             .unwrap_or(buf.len() / 4);
-        0x4000 - fw_end - 4 * first as u32
+        STACK_TOP - fw_end - 4 * first as u32
     }
 }
 
@@ -1674,7 +1742,7 @@ fn c_stack_stays_in_its_area() {
     let used = chip.stack_used(0);
     let mut info = [0u8; 32];
     chip.h.read_sram(0, 0, INFO, &mut info).unwrap();
-    let room = 0x4000 - words(&info)[2];
+    let room = STACK_TOP - words(&info)[2];
     eprintln!("epython C stack: {used} bytes used of {room}");
     assert!(used + 128 <= room, "C stack: {used} of {room} bytes");
 }
