@@ -38,8 +38,8 @@ def firmware_size():
             top = max(top, vaddr + memsz)
     print("firmware (firmware/epython/epython.elf)")
     print(f"  loaded or cleared in SRAM: {total} bytes; highest address {top:#06x}")
-    print("  C stack up to 0x4000; SRAM left for the user (0x4000-0x8000 minus the")
-    print(f"  firmware's 256-byte control blocks): {0x8000 - 0x4000 - 0x100} bytes")
+    print("  C stack up to 0x4080; info/config/control 0x4080-0x40ff; mailbox 0x7fe0-0x7fff")
+    print(f"  SRAM from 0x4100 to the mailbox: {0x7FE0 - 0x4100} bytes (device area + host's)")
 
 
 @offload
