@@ -486,7 +486,7 @@ static void layout(void)
     for (u32 *w = (u32 *)USER_BASE; w < (u32 *)p; w++)
         *w = 0;
     g_cmd_jmp = (u32 *)carve(&p, JMPBUF_BYTES);
-    g_dispatch = (const void **)carve(&p, 256 * 4);
+    g_dispatch = (const void **)carve(&p, 64 * 4); /* vm_run.c DISPATCH_ENTRIES */
     g_globals = (Value *)carve(&p, NGLOBALS * 8);
     g_ci = (CallInfo *)carve(&p, MAXDEPTH * sizeof(CallInfo));
     g_ci_end = g_ci + MAXDEPTH;

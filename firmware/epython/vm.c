@@ -762,7 +762,7 @@ static int jump_taken(u32 op, Value a, Value b)
  * pc is the word after the instruction; returns the next pc. */
 NOINLINE const u32 *epy_slow(u32 ins, Value *R, const u32 *pc)
 {
-    u32 op = ins & 0xff;
+    u32 op = ins & 63; /* the dispatch table's index (vm_run.c) */
     const Module *m = g_where.mod;
     Value *ra = RA, *rb = RB, *rc = RC;
     switch (op) {
