@@ -26,6 +26,7 @@ few cycles the core takes to wake up and see the command count as zero.
 
 import ast
 import atexit
+import dis
 import functools
 import inspect
 import linecache
@@ -406,12 +407,39 @@ def offload_multiple(fn=None, cores=None):
 # ---------------------------------------------------------------- device data
 
 
+def _name_from_bytecode(frame):
+    """The name the call at `frame`'s current instruction loaded as its last
+    positional argument, read from the bytecode (no source needed: the
+    interactive prompt, exec'd strings); None if it is not a plain name."""
+    instructions = list(dis.get_instructions(frame.f_code))
+    # f_lasti may point into the call's inline caches (3.11+): the call is
+    # the last instruction starting at or before it.
+    at = max((k for k, i in enumerate(instructions) if i.offset <= frame.f_lasti), default=None)
+    if at is None or not instructions[at].opname.startswith("CALL"):
+        return None
+    k = at - 1
+    while k >= 0 and instructions[k].opname in ("PRECALL", "CACHE", "KW_NAMES"):
+        k -= 1
+    if k >= 0 and instructions[k].opname in (
+        "LOAD_NAME",
+        "LOAD_GLOBAL",
+        "LOAD_FAST",
+        "LOAD_DEREF",
+        "LOAD_CLASSDEREF",
+    ):
+        return instructions[k].argval
+    return None
+
+
 def _name_at_call_site(frame, func_name):
     """The variable name passed as the first argument of `func_name(...)` at `frame`."""
     filename = frame.f_code.co_filename
     lineno = frame.f_lineno
     lines = linecache.getlines(filename, frame.f_globals)
     if not lines:
+        name = _name_from_bytecode(frame)
+        if name is not None:
+            return name, None
         return None, f"the source of {filename} is not available"
     try:
         tree = ast.parse("".join(lines), filename)

@@ -139,3 +139,26 @@ def test_a_kernel_lists_its_bytecode():
 
     text = twice.disassemble()
     assert "twice" in text and "ADD" in text and "RET" in text
+
+
+def test_the_variable_name_is_found_without_source_too():
+    # As at the interactive prompt: code whose source linecache cannot find.
+    code = compile(
+        "import epython\nvalues = [1, 2, 3]\nfound = epython._name_at_call_site_probe(values)\n",
+        "<interactive>",
+        "exec",
+    )
+    seen = {}
+
+    def probe(var):
+        import sys
+
+        seen["name"] = epython._name_at_call_site(sys._getframe(1), "_name_at_call_site_probe")
+        return var
+
+    epython._name_at_call_site_probe = probe
+    try:
+        exec(code, {})
+    finally:
+        del epython._name_at_call_site_probe
+    assert seen["name"] == ("values", None)
