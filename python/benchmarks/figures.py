@@ -13,7 +13,6 @@ import pathlib
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 from epython import offload
@@ -141,55 +140,29 @@ def interpreter():
     )
 
 
-PI_SCRIPT = """
-import sys
-from epython import offload
-
-@offload
-def pi(darts, rounds):
-    from random import random
-    hits = 0
-    for r in range(rounds):
-        for d in range(darts):
-            x = random()
-            y = random()
-            if x * x + y * y <= 1.0:
-                hits += 1
-    return 4.0 * hits / (darts * rounds)
-
-cores = list(range(int(sys.argv[1])))
-h = pi(100, 10, target=cores, async_=True)
-parts = h.wait()
-prof = h.profile()
-begin = min(p["host_begin"] for p in prof.values())
-end = max(p["host_result"] for p in prof.values())
-print(sum(parts) / len(parts), end - begin)
-"""
-
-
 def pi():
     print("the PI dartboard (100 darts, 10 rounds per core), timed")
-    with tempfile.TemporaryDirectory() as d:
-        script = pathlib.Path(d) / "pi.py"
-        script.write_text(PI_SCRIPT)
-        for cores in (1, 16):
-            walls = []
-            for _ in range(3):
-                t = time.perf_counter()
-                out = subprocess.run(
-                    [sys.executable, str(script), str(cores)],
-                    check=True,
-                    capture_output=True,
-                    text=True,
-                    env=os.environ.copy(),
-                ).stdout.split()
-                walls.append(time.perf_counter() - t)
-            estimate, cycles = float(out[0]), int(out[1])
-            print(
-                f"  {cores:2d} core(s): pi ~ {estimate:.4f}, {int(cycles)} cycles"
-                f" = {int(cycles) / MHZ / 1000:.2f} ms simulated;"
-                f" wall clock with python start-up {statistics.median(walls):.2f} s (median of 3)"
-            )
+    script = ROOT / "python" / "examples" / "pi.py"
+    for cores in (1, 16):
+        walls = []
+        for _ in range(3):
+            t = time.perf_counter()
+            out = subprocess.run(
+                [sys.executable, str(script), "100", "10", str(cores)],
+                check=True,
+                capture_output=True,
+                text=True,
+                env=os.environ.copy(),
+            ).stdout.splitlines()
+            walls.append(time.perf_counter() - t)
+        estimate = float(out[1].split()[-1])
+        cycles = int(out[2].split()[-2])
+        print(
+            f"  {cores:2d} core(s): pi ~ {estimate:.4f}, {cycles} cycles"
+            f" = {cycles / MHZ / 1000:.2f} ms simulated;"
+            f" wall clock with python start-up {statistics.median(walls):.2f} s"
+            " (median of 3)"
+        )
 
 
 GROUPS = {

@@ -1,7 +1,10 @@
 """The PI dartboard: every core throws darts at a unit square and counts
 those inside the quarter circle; the host averages the cores' estimates.
 
-    python python/examples/pi.py [DARTS [ROUNDS]]
+    python python/examples/pi.py [DARTS [ROUNDS [CORES]]]
+
+It also prints the simulated time of the launch, from the host starting to
+write it to the host holding every core's result (handle.profile()).
 """
 
 import sys
@@ -26,9 +29,14 @@ def dartboard(darts, rounds):
 def main(argv):
     darts = int(argv[0]) if argv else 100
     rounds = int(argv[1]) if len(argv) > 1 else 10
-    estimates = dartboard(darts, rounds)
+    cores = int(argv[2]) if len(argv) > 2 else 16
+    handle = dartboard(darts, rounds, target=list(range(cores)), async_=True)
+    estimates = handle.wait()
+    stamps = handle.profile().values()
+    cycles = max(p["host_result"] for p in stamps) - min(p["host_begin"] for p in stamps)
     print(f"{len(estimates)} cores, {darts * rounds} darts each")
     print(f"pi is about {sum(estimates) / len(estimates):.6f}")
+    print(f"simulated time: {cycles} cycles")
 
 
 if __name__ == "__main__":
