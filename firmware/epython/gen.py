@@ -84,8 +84,6 @@ def gen_c(ops, builtins, errors):
     out += ["/* The computed-goto table: EPY_DISPATCH_TABLE(L) expands to", " * { &&L##NOP, &&L##MOVE, ... } in opcode order. */"]
     labels = ", \\\n    ".join(f"&&L##{name}" for name, _, _ in ops)
     out += [f"#define EPY_DISPATCH_TABLE(L) {{ \\\n    {labels} \\\n}}", ""]
-    out += ["/* The same entries without the braces, to pad a table: e.g.", " * { EPY_DISPATCH_ENTRIES(L_), [OP_COUNT ... 63] = &&bad }. */"]
-    out += [f"#define EPY_DISPATCH_ENTRIES(L) \\\n    {labels}", ""]
     out += ["/* X-macro over the opcodes: X(name, format) */", "#define EPY_OPCODES(X) \\"]
     out += [f"    X({name}, FMT_{fmt.replace('-', 'NONE')}) \\" for name, fmt, _ in ops]
     out += ["", "/* Builtin arities: X(enum suffix, min, max) */", "#define EPY_BUILTINS(X) \\"]

@@ -187,64 +187,6 @@ enum epy_error {
     &&L##INCJLE \
 }
 
-/* The same entries without the braces, to pad a table: e.g.
- * { EPY_DISPATCH_ENTRIES(L_), [OP_COUNT ... 63] = &&bad }. */
-#define EPY_DISPATCH_ENTRIES(L) \
-    &&L##NOP, \
-    &&L##MOVE, \
-    &&L##LOADK, \
-    &&L##LOADI, \
-    &&L##LOADNONE, \
-    &&L##LOADBOOL, \
-    &&L##GETGLOBAL, \
-    &&L##SETGLOBAL, \
-    &&L##ADD, \
-    &&L##SUB, \
-    &&L##MUL, \
-    &&L##TRUEDIV, \
-    &&L##FLOORDIV, \
-    &&L##MOD, \
-    &&L##POW, \
-    &&L##BAND, \
-    &&L##BOR, \
-    &&L##BXOR, \
-    &&L##LSHIFT, \
-    &&L##RSHIFT, \
-    &&L##ADDI, \
-    &&L##NEG, \
-    &&L##INVERT, \
-    &&L##NOT, \
-    &&L##EQ, \
-    &&L##NE, \
-    &&L##LT, \
-    &&L##LE, \
-    &&L##IS, \
-    &&L##ISNOT, \
-    &&L##JMP, \
-    &&L##JT, \
-    &&L##JF, \
-    &&L##JLT, \
-    &&L##JLE, \
-    &&L##JNLT, \
-    &&L##JNLE, \
-    &&L##JEQ, \
-    &&L##JNE, \
-    &&L##FORPREP, \
-    &&L##FORLOOP, \
-    &&L##FORLIST, \
-    &&L##NEWLIST, \
-    &&L##LISTEXT, \
-    &&L##LISTREP, \
-    &&L##GETITEM, \
-    &&L##SETITEM, \
-    &&L##CALL, \
-    &&L##CALLB, \
-    &&L##RET, \
-    &&L##RETNONE, \
-    &&L##PRINT, \
-    &&L##INCJLT, \
-    &&L##INCJLE
-
 /* X-macro over the opcodes: X(name, format) */
 #define EPY_OPCODES(X) \
     X(NOP, FMT_NONE) \
