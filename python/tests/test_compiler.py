@@ -1026,3 +1026,15 @@ def test_a_large_constant_on_the_left_of_a_sum_is_loaded(tmp_path):
         assert "LOADK     R1, K0             ; 40000" in text
         assert "ADD       R1, R1, R0" in text
     assert "ADDI      R1, R0, 3" in compile_kernel(m.small, {}).disassemble()
+
+
+def test_the_generated_opcode_files_are_current():
+    # isa.txt is the one source: gen.py --check fails if opcodes.h or
+    # _isa.py differs from what it would write now.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    gen = Path(__file__).resolve().parents[2] / "firmware" / "epython" / "gen.py"
+    done = subprocess.run([sys.executable, str(gen), "--check"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
