@@ -533,7 +533,9 @@ impl Dma {
     /// * STRIDE, COUNT, SRCADDR, DSTADDR: stored (they are the live
     ///   registers). During a transfer a zero count or a misaligned address
     ///   written here stops the channel with an error.
-    /// * AUTO0 / AUTO1: stored. A channel waiting in slave mode takes the
+    /// * AUTO0 / AUTO1: stored; a write to AUTO0 is mirrored into AUTO1
+    ///   (the board reads the value back from both: Adapteva's
+    ///   `cpu/register_test`). A channel waiting in slave mode takes the
     ///   data item on the AUTO0 write (element sizes 1, 2, 4) or on the AUTO1
     ///   write (doubleword: write AUTO0 first).
     /// * STATUS: `[31:16]` stored; if `value[3:0] == 0` the channel stops
@@ -599,7 +601,10 @@ impl Dma {
                 if high {
                     c.auto1 = value;
                 } else {
+                    // A write to AUTO0 shows in AUTO1 too, as Adapteva's
+                    // cpu/register_test reads both back on the board.
                     c.auto0 = value;
+                    c.auto1 = value;
                 }
                 if c.run == Run::Slave && high == (c.size() == 8) {
                     c.item = true;

@@ -1,8 +1,8 @@
 //! Configuration errors: what put a channel into state 0xD.
 //!
 //! Owns: the guest-visible reasons a channel stops with an error and the
-//! text the simulator prints for them. These are guest faults (DESIGN rule
-//! 5): data, never panics.
+//! text the simulator prints for them. These are guest faults (README.md,
+//! "Design rules": guest faults are data): data, never panics.
 
 use std::fmt;
 

@@ -666,6 +666,28 @@ fn remote_read_without_msgmode_completes_at_the_last_issue() {
 }
 
 #[test]
+fn a_write_to_auto0_is_mirrored_into_auto1() {
+    // As Adapteva's cpu/register_test reads both back on the board; a
+    // write to AUTO1 changes AUTO1 only.
+    let mem = Sram::new();
+    let mut dma = Dma::default();
+    for ch in [0, CH1] {
+        assert!(dma.write_reg(0, ch + AUTO0, 0xffff_ffff, &mem).is_none());
+        assert_eq!(
+            (dma.read_reg(ch + AUTO0), dma.read_reg(ch + AUTO1)),
+            (0xffff_ffff, 0xffff_ffff)
+        );
+        assert!(dma.write_reg(0, ch + AUTO1, 0x1234, &mem).is_none());
+        assert_eq!(
+            (dma.read_reg(ch + AUTO0), dma.read_reg(ch + AUTO1)),
+            (0xffff_ffff, 0x1234)
+        );
+        assert!(dma.write_reg(0, ch + AUTO0, 0, &mem).is_none());
+        assert_eq!((dma.read_reg(ch + AUTO0), dma.read_reg(ch + AUTO1)), (0, 0));
+    }
+}
+
+#[test]
 fn slave_mode_auto0_writes_make_moves_to_successive_dstaddrs() {
     let mem = Sram::new();
     let mut dma = Dma::default();

@@ -70,7 +70,8 @@ fn read_request_latency_for_every_distance() {
 fn read_round_trip_is_3_per_hop_plus_2() {
     // Request on the rMesh, response injected at the responder in the
     // cycle the request arrives: ceil((1+3h)/2) + ceil((2+3h)/2) = 3h + 2
-    // for every h. The caller adds 16 for 18 + 3h (isa.md §5.6).
+    // for every h. The simulator adds 12 for a bare load's 14 + 3h
+    // (sim/TIMING.md, `remote_read_extra`).
     let g = Geometry::E16G301;
     for a in g.nodes() {
         for b in g.nodes() {

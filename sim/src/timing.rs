@@ -1,6 +1,7 @@
 //! The timing model of one e-core: when each instruction issues.
 //!
-//! A layer over the `isa` semantics (DESIGN rule 1): the execution loop asks
+//! A layer over the `isa` semantics (README.md, "Design rules": function
+//! and timing are separate): the execution loop asks
 //! [`Pipeline::issue`] for the cycle an instruction issues in *before*
 //! executing it (that depends only on earlier instructions), executes it,
 //! then tells the pipeline what happened ([`Pipeline::complete`]: results in
@@ -64,8 +65,9 @@ pub struct Params {
     /// Cycles from a load or store issuing to it using its SRAM bank.
     pub mem_lead: u64,
     /// Timed mode with the mesh: cycles from a read response's arrival at
-    /// the core until the loaded register can be used (the rest of the
-    /// 18-cycle fixed part is the mesh's node entry and exit).
+    /// the core until the loaded register can be used (the rest of a bare
+    /// remote load's 14-cycle fixed part is the mesh's node entry and
+    /// exit).
     pub remote_read_extra: u64,
     /// Timed mode: cycles external memory takes from a read request's
     /// arrival over the eLink to its response leaving (the rest of a
@@ -97,7 +99,7 @@ impl Params {
         interrupt_entry: 3,
         fetch_lead: 2,
         mem_lead: 2,
-        remote_read_extra: 16,
+        remote_read_extra: 12,
         dram_latency: 467,
         dram_read_interval: 51,
         read_service_interval: 10,
@@ -170,6 +172,38 @@ pub struct Issue {
     pub reason: Stall,
     /// Issued in the same cycle as the instruction before it.
     pub dual: bool,
+    /// Every source that held the instruction back, each counted for the
+    /// cycles of the stall it was not satisfied in (several at once: the
+    /// core timers count each event that is true in a cycle, `reason`
+    /// names only the one that bound the issue).
+    pub waits: Waits,
+}
+
+/// The stall cycles of one instruction during which each source of delay
+/// held: an operand, flag or destination not ready (`dep`), its fetch line
+/// not there (`fetch`, for `fetch_reason`), the core blocked by an
+/// external or remote access (`block`, for `block_reason`; a load's if
+/// `block_load`, else a store's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Waits {
+    pub dep: u32,
+    pub fetch: u32,
+    pub block: u32,
+    pub fetch_reason: Stall,
+    pub block_reason: Stall,
+    pub block_load: bool,
+}
+
+impl Waits {
+    /// No wait at all.
+    pub const NONE: Waits = Waits {
+        dep: 0,
+        fetch: 0,
+        block: 0,
+        fetch_reason: Stall::Branch,
+        block_reason: Stall::ExtLoad,
+        block_load: true,
+    };
 }
 
 /// The line instructions are being issued from (address >> 3), the cycle
@@ -373,6 +407,8 @@ pub struct Pipeline {
     /// store queue), and why.
     pub(crate) blocked_until: u64,
     blocked_reason: Stall,
+    /// The block is a load's (the core waits for its data), not a store's.
+    blocked_by_load: bool,
     /// Local SRAM: addresses below `sram_size` or in `id_bits << 20`.
     sram_size: u32,
     id_bits: u32,
@@ -427,6 +463,7 @@ impl Pipeline {
             banks_from: 0,
             blocked_until: 0,
             blocked_reason: Stall::ExtLoad,
+            blocked_by_load: true,
             sram_size,
             id_bits,
             quiet: 0,
@@ -788,11 +825,23 @@ impl Pipeline {
         } else {
             Stall::Dependency
         };
+        // How long each source held it, within the stall (saturating
+        // into u32: a stall of 2^32 cycles is not a thing a core does).
+        let held =
+            |until: u64| (until.min(cycle).saturating_sub(natural)).min(u32::MAX as u64) as u32;
         Issue {
             cycle,
             stall,
             reason,
             dual,
+            waits: Waits {
+                dep: held(ready),
+                fetch: held(fetch),
+                block: held(self.blocked_until),
+                fetch_reason: self.fetch.reason,
+                block_reason: self.blocked_reason,
+                block_load: self.blocked_by_load,
+            },
         }
     }
 
@@ -877,6 +926,7 @@ impl Pipeline {
             (Place::Local(None), _) => {}
             (Place::Remote { latency, external }, false) => {
                 self.blocked_until = c + u64::from(latency);
+                self.blocked_by_load = true;
                 self.blocked_reason = if external {
                     Stall::ExtLoad
                 } else {
@@ -886,6 +936,7 @@ impl Pipeline {
             (Place::Remote { latency, external }, true) => {
                 if latency > 0 {
                     self.blocked_until = c + u64::from(latency);
+                    self.blocked_by_load = false;
                     self.blocked_reason = if external {
                         Stall::ExtStore
                     } else {
@@ -998,16 +1049,27 @@ pub fn events(issue: Option<Issue>, class: OpClass, cycles: u64) -> Events {
     };
     if let Some(i) = issue {
         ev.dual = u64::from(i.dual);
-        match i.reason {
-            Stall::Dependency => ev.ra = i.stall,
-            Stall::FetchBank => ev.fetch_bank = i.stall,
-            Stall::ExtFetch => ev.ext_fetch = i.stall,
-            Stall::ExtLoad => {
-                ev.ext_load = i.stall;
-                ev.e1 = i.stall;
+        if i.stall != 0 {
+            // Each event true in a stall cycle counts it, as the hardware's
+            // counters do. The next instruction waiting behind a load from
+            // another core or DRAM is an RA stall (the board's cpu/ctimer
+            // counts about as many RA as external-load stalls, and few E1
+            // stalls); a wait for the store queue is an E1 stall.
+            let w = i.waits;
+            ev.ra = u64::from(w.dep);
+            match w.fetch_reason {
+                Stall::FetchBank => ev.fetch_bank = u64::from(w.fetch),
+                Stall::ExtFetch => ev.ext_fetch = u64::from(w.fetch),
+                _ => {}
             }
-            Stall::ExtStore | Stall::Remote => ev.e1 = i.stall,
-            Stall::Branch => {}
+            if w.block_load {
+                ev.ra = ev.ra.max(u64::from(w.block));
+                if w.block_reason == Stall::ExtLoad {
+                    ev.ext_load = u64::from(w.block);
+                }
+            } else if matches!(w.block_reason, Stall::ExtStore | Stall::Remote) {
+                ev.e1 = u64::from(w.block);
+            }
         }
     }
     ev

@@ -64,6 +64,28 @@ fn wand_barrier_orders_remote_writes() {
 }
 
 #[test]
+fn wand_barriers_sleep_in_idle_after_an_aligned_gie() {
+    // Adapteva's hardware-barrier idiom: `gid; wand; gie; idle` with GIE
+    // at an 8-byte boundary. The last core to arrive latches the WAND
+    // interrupt while GID holds it; it must take it in its IDLE, not
+    // between GIE and IDLE (it would return into the IDLE and sleep
+    // forever). Timed mode only: the program clears STATUS.WAND after
+    // each barrier, which on the chip happens within a few cycles on
+    // every core; functional mode's turns let one core reach the next
+    // WAND while others still hold the old flag.
+    let elf = "../firmware/multi/wand_idle.elf";
+    let o = epsim(&["run", "--group", "4x4", elf]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&o),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(stdout(&o), "[32,8] idle barriers passed: 8\n");
+}
+
+#[test]
 fn ilatst_writes_wake_idle_cores_into_their_handlers() {
     for out in run_both("message") {
         assert_eq!(out, "[32,8] answers: 15\n");
@@ -300,6 +322,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "dram_fetch",
         "multicast",
         "mesh_events",
+        "wand_idle",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
@@ -340,22 +363,32 @@ fn traces_of_the_same_multi_core_run_are_byte_identical() {
 }
 
 #[test]
-fn remote_loads_cost_18_plus_3_per_hop() {
+fn remote_loads_cost_14_plus_3_per_hop_and_the_o0_loop_18_plus_3() {
+    // A bare remote load: 14 + 3 per hop. One iteration of the loop
+    // Adapteva's emesh_read_latency times as its build.sh compiles it
+    // (-O0: a MOV, a local load of the pointer, the remote load, a store
+    // of its value): 18 + 3 per hop, the rule that test checks
+    // (sim/TIMING.md, `remote_read_extra`). Ten iterations are timed.
     let o = epsim(&["run", "--group", "4x4", "../firmware/multi/latency.elf"]);
     assert_eq!(o.status.code(), Some(0));
     let out = stdout(&o);
-    let mut seen = 0;
+    let (mut bare, mut looped) = (0, 0);
     for line in out.lines() {
-        let Some(rest) = line.strip_prefix("[32,8] remote load, hops") else {
-            continue;
+        let parse = |rest: &str| -> (u64, u64) {
+            let (hops, cycles) = rest.split_once(" : ").expect("hops : cycles");
+            (hops.parse().expect("hops"), cycles.parse().expect("cycles"))
         };
-        let (hops, cycles) = rest.split_once(" : ").expect("hops : cycles");
-        let hops: u64 = hops.parse().expect("hops");
-        let cycles: u64 = cycles.parse().expect("cycles");
-        assert_eq!(cycles, 18 + 3 * hops, "{line}");
-        seen += 1;
+        if let Some(rest) = line.strip_prefix("[32,8] remote load, hops") {
+            let (hops, cycles) = parse(rest);
+            assert_eq!(cycles, 14 + 3 * hops, "{line}");
+            bare += 1;
+        } else if let Some(rest) = line.strip_prefix("[32,8] -O0 loop x10, hops") {
+            let (hops, cycles) = parse(rest);
+            assert_eq!(cycles, 10 * (18 + 3 * hops), "{line}");
+            looped += 1;
+        }
     }
-    assert_eq!(seen, 16, "{out}");
+    assert_eq!((bare, looped), (16, 16), "{out}");
 }
 
 /// The per-core figures `cycles per 8-byte store x100: N` a dram_stream
@@ -520,9 +553,9 @@ fn a_core_executes_code_in_another_cores_sram() {
         } else {
             // `twice` (lsl at 0x79c, a 32-bit rts at 0x79e) spans two
             // 8-byte lines of (32,9)'s SRAM, one hop away: each line is a
-            // read over the mesh costing what a remote load does, 18 + 3
-            // cycles, before its first instruction can issue.
-            assert_eq!(remote - local, 2 * (18 + 3), "{mode}: {out}");
+            // read over the mesh costing what a bare remote load does,
+            // 14 + 3 cycles, before its first instruction can issue.
+            assert_eq!(remote - local, 2 * (14 + 3), "{mode}: {out}");
         }
     }
     same_as_strict(&["--group", "1x2", elf]);
@@ -531,7 +564,7 @@ fn a_core_executes_code_in_another_cores_sram() {
 #[test]
 fn cores_running_code_from_dram_share_its_read_port() {
     // One core: each iteration of a one-line loop in DRAM refetches the
-    // line after its taken branch: 4 (the branch) + 540 (a DRAM read, as
+    // line after its taken branch: 4 (the branch) + 536 (a DRAM read, as
     // a blocking load from (32,8) costs) + 1 (the bne after the sub).
     let elf = "../firmware/multi/dram_fetch.elf";
     let per_iteration = |o: &std::process::Output| -> Vec<f64> {
@@ -545,10 +578,10 @@ fn cores_running_code_from_dram_share_its_read_port() {
     assert_eq!(o.status.code(), Some(0));
     let alone = per_iteration(&o);
     assert_eq!(alone.len(), 1);
-    assert!((alone[0] - 545.0).abs() < 0.5, "alone: {alone:?}");
+    assert!((alone[0] - 541.0).abs() < 0.5, "alone: {alone:?}");
     // Sixteen cores: every fetch takes external memory's read port for
     // dram_read_interval = 51 cycles, so a round of sixteen takes 816,
-    // more than one core's 545: the port sets every core's pace.
+    // more than one core's 541: the port sets every core's pace.
     let o = same_as_strict(&["--group", "4x4", elf]);
     assert_eq!(o.status.code(), Some(0));
     let shared = per_iteration(&o);

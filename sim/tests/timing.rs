@@ -69,12 +69,12 @@ const TABLE: &[(&str, u64, &str)] = &[
     ("hardware loop 4x2", 8, "8 instructions, no loop overhead"),
     (
         "JALR into DRAM, RTS",
-        548,
-        "jalr c0+1, rts after 3 + a DRAM line read, 540 from (32,8) (as a \
+        544,
+        "jalr c0+1, rts after 3 + a DRAM line read, 536 from (32,8) (as a \
          blocking load), and the closing MOVFS is the return's target: it \
          reads the timer after branch_taken 3",
     ),
-    ("LDR from DRAM, IALU", 541, "the core waits ext_load = 540"),
+    ("LDR from DRAM, IALU", 537, "the core waits ext_load = 536"),
     (
         "6 STR to DRAM, IALU",
         7,

@@ -273,6 +273,7 @@ pub(super) fn memo_block<const REC: bool>(
             stall: 0,
             reason: Stall::Dependency,
             dual: false,
+            waits: crate::timing::Waits::NONE,
         };
         return (done, pc, len, last, Some(issue));
     }

@@ -404,13 +404,17 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
     }
 
     /// A store the memory-protection register forbids: it is dropped,
-    /// MEMSTATUS records it, and with EXC_EN the memory-fault interrupt is
-    /// latched (isa.md §3.6). Not a guest fault: the program asked for it.
+    /// MEMSTATUS records it, and the memory-fault interrupt is latched
+    /// (isa.md §3.6): always for a write to a read-only page (the E16's
+    /// page bits raise it by themselves: Adapteva's `labs/mem_protect`
+    /// sets only bits 6:0 and expects the interrupt on the board), with
+    /// EXC_EN (bit 15) for a forbidden write off-chip. Not a guest fault:
+    /// the program asked for it.
     #[cold]
     #[inline(never)]
     fn breach(&mut self, s: &mut ArchState, what: u32) {
         self.regs.mem[MEMSTATUS] |= MEMSTATUS_FAULT | what;
-        if self.regs.mem[MEMPROTECT] & PROTECT_EXC_EN != 0 {
+        if what == MEMSTATUS_WRITE_BREACH || self.regs.mem[MEMPROTECT] & PROTECT_EXC_EN != 0 {
             s.ilat |= 1 << irq::MEMFAULT;
         }
         self.attention = true;

@@ -1,0 +1,79 @@
+/* wand_idle: ROUNDS WAND barriers with the interrupt idiom of Adapteva's
+ * hardware-barrier example: `gid; wand; gie; idle` with GIE and IDLE in
+ * one 8-byte line, so no interrupt can come between them. Each core
+ * works a time that depends on its rank and round, writes the round into
+ * every core's table, and sleeps in the barrier until the WAND interrupt
+ * wakes it; after it, every entry of its table must be this round. The
+ * last core to arrive latches the interrupt while GID holds it and must
+ * take it in its IDLE: taken between GIE and IDLE, it would return into
+ * the IDLE and sleep forever. */
+#include "multi.h"
+
+#define ROUNDS 8
+#define WAND_BIT (1u << 8)
+
+volatile unsigned table[GROUP_SIZE];
+volatile unsigned wakeups;
+
+/* The WAND interrupt (ILAT[8], cleared on entry). (STATUS.WAND is
+ * cleared after the barrier: the handler's epilogue restores STATUS.) */
+void __attribute__((interrupt)) wand_handler(void) { wakeups++; }
+
+/* Points the WAND interrupt's IVT slot (0x20) at `handler`. */
+static void attach_wand(void (*handler)(void))
+{
+    unsigned slot = 0x20;
+    int disp = ((int)(uintptr_t)handler - (int)slot) >> 1;
+    volatile unsigned *ivt;
+    __asm__("" : "=r"(ivt) : "0"(slot));
+    *ivt = 0xe8u | ((unsigned)disp << 8);
+}
+
+static void barrier(void)
+{
+    __asm__ volatile("gid\n\t"
+                     "wand\n\t"
+                     ".balignw 8,0x01a2\n\t"
+                     "gie\n\t"
+                     "idle" ::: "memory");
+    unsigned st;
+    __asm__ volatile("movfs %0, status" : "=r"(st));
+    st &= ~8u;
+    __asm__ volatile("movts status, %0" : : "r"(st));
+}
+
+int main(void)
+{
+    unsigned me = my_rank();
+    attach_wand(wand_handler);
+    unsigned mask;
+    __asm__ volatile("movfs %0, imask" : "=r"(mask));
+    mask &= ~WAND_BIT;
+    __asm__ volatile("movts imask, %0" : : "r"(mask));
+    __asm__ volatile("gie");
+    for (unsigned round = 1; round <= ROUNDS; round++) {
+        /* a different core arrives last in each round */
+        unsigned spin = ((me + round * 5) % GROUP_SIZE) * 40;
+        for (volatile unsigned k = 0; k < spin; k++)
+            ;
+        for (unsigned r = 0; r < GROUP_SIZE; r++) {
+            volatile unsigned *t = on_rank(r, &table[me]);
+            *t = round;
+        }
+        barrier();
+        for (unsigned r = 0; r < GROUP_SIZE; r++) {
+            if (table[r] != round) {
+                say_num("stale entry from rank ", r);
+                return 1;
+            }
+        }
+        barrier();
+    }
+    if (wakeups != 2 * ROUNDS) {
+        say_num("wake-ups: ", wakeups);
+        return 1;
+    }
+    if (me == 0)
+        say_num("idle barriers passed: ", ROUNDS);
+    return 0;
+}
