@@ -40,7 +40,4 @@ run_step regen_step2_import_objdump
 ls -l "$root/isa/tests/golden"
 
 # The `epsim disasm` listing goldens (sim/tests/disasm.rs).
-for f in unmapped_store spin; do
-    (cd "$root" && "$objdump" -d "firmware/small/$f.elf" | sed 's|^firmware/small/||' \
-        > "sim/tests/golden/$f.objdump")
-done
+OBJDUMP=$objdump "$root/scripts/regen-disasm-goldens.sh"

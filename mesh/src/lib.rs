@@ -5,8 +5,8 @@
 //! The mesh moves *tokens*: a [`Packet`] carries the caller's `tag`, its
 //! kind, source, destination address and size, never the data. The caller
 //! keeps the payload keyed by the tag and applies it when the [`Arrival`]
-//! comes out. No instruction semantics and no memory live here (DESIGN
-//! rule 1); every timing number is a field of [`Params`], explained in
+//! comes out. No instruction semantics and no memory live here (README.md,
+//! "Design rules": function and timing are separate); every timing number is a field of [`Params`], explained in
 //! `mesh/MESH.md`.
 //!
 //! # Time

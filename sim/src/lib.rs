@@ -3,6 +3,7 @@
 //! command-line tool lives in `src/bin/epsim.rs`.
 
 pub mod block;
+pub mod cli;
 pub mod config;
 pub mod core;
 pub mod disasm;

@@ -7,7 +7,8 @@
 //! memory's *code epoch* and clears the bitmap; every block cache built at
 //! an older epoch is dropped before it is used again (`crate::block`). There
 //! is no other way to change the bytes, so self-modifying code, loader
-//! writes, host writes and DMA all see fresh decodes (DESIGN rule 3), and
+//! writes, host writes and DMA all see fresh decodes (README.md, "Design
+//! rules": pre-decode, don't re-decode), and
 //! data writes pay one byte test: a byte of the bitmap covers 16 bytes of
 //! memory, and a store whose byte is zero ([`CodeMem::store_plain`]) needs
 //! no closer look.

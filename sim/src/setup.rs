@@ -380,7 +380,9 @@ pub fn parse_dram(s: &str) -> Result<(u32, u32), String> {
             .ok_or_else(|| format!("`{t}` in `{s}` is not a number of bytes (decimal, or hexadecimal after 0x; K, M, G suffixes)"))
     };
     let (base, size) = (num(b)?, num(z)?);
-    if base.saturating_add(size) > 1 << 32 || size % 8 != 0 {
+    // A size of 4 GiB fits the address space at base 0 but not a u32: it
+    // would cover every core anyway.
+    if base.saturating_add(size) > 1 << 32 || size > u64::from(u32::MAX) || size % 8 != 0 {
         return Err(format!(
             "DRAM of {size:#x} bytes at {base:#x} must be a multiple of 8 bytes inside the 32-bit address space"
         ));

@@ -13,6 +13,10 @@ use epsim_tui::remote::Remote;
 use epsim_tui::{input, view, App};
 use ratatui::crossterm::event::{self, Event};
 
+/// Why the view cannot start without a terminal.
+const NO_TERMINAL: &str = "needs a terminal (standard input and output are not both one); \
+                           use `epsim run` to run a program without the view";
+
 /// Time between frames.
 const FRAME: Duration = Duration::from_millis(50);
 
@@ -31,6 +35,10 @@ struct Cli {
     /// its libe-hal serves the view on (start it with EPSIM_TUI=PATH).
     #[arg(long, value_name = "PATH", conflicts_with_all = ["load", "run"])]
     attach: Option<PathBuf>,
+    /// With --attach: wait until a host program serves PATH (start it
+    /// before or after; Ctrl-C gives up).
+    #[arg(long, requires = "attach")]
+    wait: bool,
     #[command(flatten)]
     machine: MachineArgs,
     /// Cycles simulated per frame while running (at most what 35 ms of
@@ -69,10 +77,28 @@ fn own_machine(cli: &Cli, program: &std::path::Path) -> Result<epsim_sim::Machin
     Ok(m)
 }
 
+/// Attaches to the host program serving `path`, waiting for one if asked.
+fn attach(path: &std::path::Path, wait: bool) -> Result<Remote, String> {
+    if !wait {
+        return Remote::connect(path);
+    }
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        // Said by main, before anything waits.
+        return Err(NO_TERMINAL.to_string());
+    }
+    eprintln!(
+        "epsim tui: waiting for a host program to serve {} (start it with EPSIM_TUI={}); \
+         Ctrl-C gives up",
+        path.display(),
+        path.display()
+    );
+    Remote::connect_waiting(path, Duration::from_millis(50), None)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let mut app = match (&cli.attach, &cli.program) {
-        (Some(path), _) => match Remote::connect(path) {
+        (Some(path), _) => match attach(path, cli.wait) {
             Ok(r) => App::with_driver(Box::new(r)),
             Err(e) => {
                 eprintln!("epsim tui: {e}");
@@ -96,10 +122,7 @@ fn main() -> ExitCode {
     // The view needs a terminal to draw in and read keys from; without one
     // the terminal set-up would fail halfway.
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        eprintln!(
-            "epsim tui: needs a terminal (standard input and output are not both one); \
-             use `epsim run` to run a program without the view"
-        );
+        eprintln!("epsim tui: {NO_TERMINAL}");
         return ExitCode::from(2);
     }
     let mut terminal = match ratatui::try_init() {

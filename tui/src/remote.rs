@@ -3,9 +3,10 @@
 //! (`epsim_host::view_server`); `epsim tui --attach PATH` connects. One JSON
 //! request per line, one JSON answer per line.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::os::unix::net::UnixStream;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use epsim_sim::view::{CoreDetail, MachineView};
 use epsim_sim::CoreId;
@@ -28,12 +29,46 @@ impl Remote {
     /// Connects to the socket at `path` and takes a first view.
     pub fn connect(path: &Path) -> Result<Remote, String> {
         let writer = UnixStream::connect(path).map_err(|e| {
+            let why = match e.kind() {
+                ErrorKind::ConnectionRefused => {
+                    ": no program serves it (a host program that ended left it?)"
+                }
+                _ => "",
+            };
             format!(
-                "cannot attach to {}: {e} (start the host program with EPSIM_TUI={} first)",
+                "cannot attach to {}: {e}{why}; start the host program with EPSIM_TUI={} \
+                 (and EPSIM_TUI_WAIT=1 to have it wait for the view), or give --wait",
                 path.display(),
                 path.display()
             )
         })?;
+        Remote::start(writer, path)
+    }
+
+    /// As [`Remote::connect`], but while nothing serves `path` (no socket
+    /// file, or one left by a program that ended) tries again every
+    /// `every`, up to `give_up` (forever if `None`).
+    pub fn connect_waiting(
+        path: &Path,
+        every: Duration,
+        give_up: Option<Duration>,
+    ) -> Result<Remote, String> {
+        let start = Instant::now();
+        loop {
+            match UnixStream::connect(path) {
+                Ok(s) => return Remote::start(s, path),
+                Err(e)
+                    if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::ConnectionRefused)
+                        && give_up.is_none_or(|g| start.elapsed() < g) =>
+                {
+                    std::thread::sleep(every);
+                }
+                Err(_) => return Remote::connect(path),
+            }
+        }
+    }
+
+    fn start(writer: UnixStream, path: &Path) -> Result<Remote, String> {
         let reader = BufReader::new(writer.try_clone().map_err(|e| e.to_string())?);
         let mut r = Remote {
             reader,

@@ -123,6 +123,16 @@ fn the_tui_watches_and_steps_a_host_programs_chip() {
     assert!(!app.ui.running);
     assert_eq!(app.stop.as_deref(), Some("the host program has ended"));
     assert!(frame(&app).contains("ended"));
+    // The chip closed, its socket file goes (no stale file to refuse the
+    // next viewer).
+    let start = Instant::now();
+    while sock.exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "socket left behind"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     if let Some(dir) = sock.parent() {
         let _ = std::fs::remove_dir_all(dir);
     }

@@ -8,16 +8,15 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::Parser;
 use epsim_loader::LoadPlan;
+use epsim_sim::cli::{Cli, Command, TraceArgs};
 use epsim_sim::core::RunState;
-use epsim_sim::setup::{
-    check_args, chip_core, parse_core, parse_u64, MachineArgs, Setup, SetupError,
-};
+use epsim_sim::setup::{check_args, Setup, SetupError};
 use epsim_sim::syscall::Sink;
 use epsim_sim::timing::Stall;
-use epsim_sim::trace::{Trace, TraceFilter, TraceFormat};
-use epsim_sim::{Config, FaultPolicy, Machine, Mode, StopReason, Syscalls};
+use epsim_sim::trace::Trace;
+use epsim_sim::{Config, Machine, Mode, StopReason, Syscalls};
 
 /// Exit status when `--max-cycles` stops the run (as timeout(1)).
 const EXIT_CYCLE_LIMIT: u8 = 124;
@@ -29,97 +28,6 @@ const EXIT_LOAD_ERROR: u8 = 126;
 const EXIT_USAGE: u8 = 2;
 /// Exit status after SIGPIPE (128 + 13), should raising it fail.
 const EXIT_SIGPIPE: u8 = 141;
-
-#[derive(Parser)]
-#[command(
-    name = "epsim",
-    version,
-    about = "A cycle-accurate simulator of the Adapteva Epiphany manycore"
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand)]
-enum Command {
-    /// Run a program on a group of cores (by default the first core of a
-    /// Parallella's E16G301).
-    Run {
-        /// The Epiphany ELF file.
-        program: PathBuf,
-        #[command(flatten)]
-        machine: MachineArgs,
-        /// Stop after this many simulated cycles (exit status 124).
-        #[arg(long, value_name = "N", value_parser = parse_u64)]
-        max_cycles: Option<u64>,
-        /// Print instructions retired and simulated cycles to stderr at the end.
-        #[arg(long)]
-        stats: bool,
-        /// What a guest fault does: stop with a diagnostic, or raise the
-        /// architectural exception for the program's own handler.
-        #[arg(long, value_enum, default_value_t = OnFault::Stop)]
-        on_fault: OnFault,
-        /// Timed mode: run every core one cycle at a time instead of letting
-        /// each run ahead as far as nothing can reach it (the reference
-        /// order; the results are identical, only slower).
-        #[arg(long)]
-        strict: bool,
-        /// No progress line (shown on a terminal when a run lasts more
-        /// than a second or two).
-        #[arg(long, short)]
-        quiet: bool,
-        #[command(flatten)]
-        trace: TraceArgs,
-        /// Arguments passed to the program (after `--`).
-        #[arg(last = true)]
-        args: Vec<String>,
-    },
-    /// Disassemble a program's executable segments, with symbols.
-    Disasm {
-        /// The Epiphany ELF file.
-        program: PathBuf,
-    },
-    /// Watch a program run, live, in the terminal: the core grid, the
-    /// mesh's link loads, DMA channels, a core's registers and code
-    /// (runs `epsim-tui`, installed beside `epsim`; `epsim tui --help`
-    /// lists its options).
-    #[command(disable_help_flag = true)]
-    Tui {
-        /// PROGRAM.elf and the options of `epsim run` (group, chip, mode...).
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-        args: Vec<String>,
-    },
-}
-
-/// Tracing options of `epsim run`.
-#[derive(clap::Args)]
-struct TraceArgs {
-    /// Write a trace of every retired instruction to FILE (`-` for
-    /// standard output, and then the program's standard output goes to
-    /// standard error); see README.md, "Traces".
-    #[arg(long, value_name = "FILE")]
-    trace: Option<PathBuf>,
-    /// Trace format: aligned text lines or JSON lines.
-    #[arg(long, value_enum, default_value_t = Format::Text, requires = "trace")]
-    trace_format: Format,
-    /// Trace only this core, as chip-relative ROW,COL like --group (0,0
-    /// is the chip's first core; repeat for several; default all).
-    #[arg(long, value_name = "ROW,COL", value_parser = parse_core, requires = "trace")]
-    trace_core: Vec<(u32, u32)>,
-    /// First cycle traced.
-    #[arg(long, value_name = "CYCLE", default_value_t = 0, requires = "trace", value_parser = parse_u64)]
-    trace_from: u64,
-    /// Last cycle traced (inclusive).
-    #[arg(long, value_name = "CYCLE", requires = "trace", value_parser = parse_u64)]
-    trace_to: Option<u64>,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum Format {
-    Text,
-    Json,
-}
 
 /// A duration in seconds, in the unit that reads best.
 fn duration(secs: f64) -> String {
@@ -182,18 +90,7 @@ fn open_trace(args: &TraceArgs, config: &Config) -> Result<Option<Trace>, String
     let Some(path) = &args.trace else {
         return Ok(None);
     };
-    let to = args.trace_to.unwrap_or(u64::MAX);
-    if args.trace_from > to {
-        return Err(format!(
-            "--trace-from {} is after --trace-to {to}: nothing would be traced",
-            args.trace_from
-        ));
-    }
-    let cores = args
-        .trace_core
-        .iter()
-        .map(|&rc| chip_core(config, rc).map_err(|e| format!("--trace-core: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
+    let filter = args.filter(config)?;
     let out: Box<dyn Write + Send> = if path.as_os_str() == "-" {
         Box::new(BufWriter::new(PipeOut))
     } else {
@@ -201,22 +98,7 @@ fn open_trace(args: &TraceArgs, config: &Config) -> Result<Option<Trace>, String
             .map_err(|e| format!("cannot create trace file {}: {e}", path.display()))?;
         Box::new(BufWriter::new(f))
     };
-    let format = match args.trace_format {
-        Format::Text => TraceFormat::Text,
-        Format::Json => TraceFormat::Json,
-    };
-    let filter = TraceFilter {
-        cores,
-        from: args.trace_from,
-        to,
-    };
-    Ok(Some(Trace::new(out, format, filter)))
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-enum OnFault {
-    Stop,
-    Raise,
+    Ok(Some(Trace::new(out, args.format(), filter)))
 }
 
 fn main() -> ExitCode {
@@ -233,11 +115,7 @@ fn main() -> ExitCode {
             trace,
             args,
         } => {
-            let fault_policy = match on_fault {
-                OnFault::Stop => FaultPolicy::Stop,
-                OnFault::Raise => FaultPolicy::Raise,
-            };
-            let setup = machine.setup(&program, fault_policy);
+            let setup = machine.setup(&program, on_fault.policy());
             let opts = RunOptions {
                 max_cycles,
                 stats,
@@ -595,18 +473,19 @@ fn run(
 }
 
 fn disasm(program: &Path) -> ExitCode {
-    let config = Config::parallella16();
-    let plan = match epsim_loader::load_file(program, &config.load_target()) {
-        Ok(p) => p,
+    // objdump's listing needs no memory map: any Epiphany ELF will do.
+    let listing = epsim_sim::disasm::read_elf(program).and_then(|elf| {
+        epsim_sim::disasm::objdump(program.as_os_str().as_encoded_bytes(), &elf)
+    });
+    let listing = match listing {
+        Ok(l) => l,
         Err(e) => {
-            eprintln!("epsim: {e}");
+            eprintln!("epsim: {}: {e}", program.display());
             return ExitCode::from(EXIT_LOAD_ERROR);
         }
     };
     let mut out = BufWriter::new(PipeOut);
-    let written = out
-        .write_all(epsim_sim::disasm::listing(&plan).as_bytes())
-        .and_then(|()| out.flush());
+    let written = out.write_all(&listing).and_then(|()| out.flush());
     if STDOUT_CLOSED.load(Ordering::Relaxed) {
         return die_of_sigpipe();
     }
