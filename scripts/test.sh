@@ -5,10 +5,39 @@
 #      ./python`, which builds the bundled libe-hal) into a fresh venv;
 #   3. its pytest suite against that installed copy.
 # Needs: cargo, a C compiler, Python 3.9+ with pip and venv, and PyPI (for
-# setuptools-rust and pytest) unless they are cached.
+# setuptools-rust and pytest) unless they are cached; for the 32-bit
+# libe-hal test, the rustup target i686-unknown-linux-gnu and gcc-multilib,
+# which it installs when it can (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+
+# The 32-bit libe-hal test (host/tests/lib32.rs) needs the Rust target
+# i686-unknown-linux-gnu and a C compiler that links -m32 programs
+# (gcc-multilib). Add them when we can: rustup, and apt-get only as root.
+# With both there the test must run (EPSIM_REQUIRE_LIB32); without, it
+# says it was skipped.
+lib32_prerequisites() {
+    local t=i686-unknown-linux-gnu
+    if ! rustup target list --installed 2>/dev/null | grep -qx "$t"; then
+        rustup target add "$t" >/dev/null 2>&1 || echo "test.sh: cannot add the Rust target $t (rustup)" >&2
+    fi
+    if ! printf 'int main(void) { return 0; }\n' | "${CC:-cc}" -m32 -x c - -o /dev/null 2>/dev/null; then
+        if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+            { apt-get install -y -q gcc-multilib || { apt-get update -q && apt-get install -y -q gcc-multilib; }; } >/dev/null 2>&1 ||
+                echo "test.sh: apt-get install gcc-multilib failed" >&2
+        else
+            echo "test.sh: no 32-bit C compiler (gcc-multilib), and not root with apt-get to install it" >&2
+        fi
+    fi
+    if rustup target list --installed 2>/dev/null | grep -qx "$t" &&
+        printf 'int main(void) { return 0; }\n' | "${CC:-cc}" -m32 -x c - -o /dev/null 2>/dev/null; then
+        export EPSIM_REQUIRE_LIB32=1
+    else
+        echo "test.sh: the 32-bit libe-hal test will be skipped" >&2
+    fi
+}
+lib32_prerequisites
 
 cargo test --workspace --locked
 

@@ -7,7 +7,12 @@
  * and epsim_run/epsim_step/epsim_run_until_idle; the same program then
  * gives the same results every run. The environment variable EPSIM_MODE
  * (free | deterministic) chooses the mode at e_init. All return E_OK or
- * E_ERR (e_init not called, bad argument) unless stated. */
+ * E_ERR (e_init not called, bad argument) unless stated.
+ *
+ * Diagnostics: EPSIM_LOG = off | error | warn (the default: why a call
+ * failed, as the board's e-hal warns) | info (also each core the chip
+ * stops: fault, breakpoint) | debug; e_set_host_verbosity(H_D1) is info
+ * (README "The e-hal drop-in", Diagnostics). */
 #ifndef EPSIM_H
 #define EPSIM_H
 
@@ -34,12 +39,16 @@ typedef struct {
 int epsim_set_mode(epsim_mode_t mode);
 /* EPSIM_FREE, EPSIM_DETERMINISTIC, or E_ERR. */
 int epsim_get_mode(void);
-/* Advances the chip this many cycles (in free mode too, synchronously). */
+/* Advances the chip this many cycles (in free mode too, synchronously).
+ * E_ERR, nothing run, if that would take the clock past its limit of 2^63
+ * cycles (epsim_run(ULLONG_MAX) is refused). */
 int epsim_run(unsigned long long cycles);
 /* epsim_run(1). */
 int epsim_step(void);
 /* Runs until no loaded core can run (all exited, halted, or asleep with
- * nothing to wake them): E_OK; or until max_cycles pass: E_WARN. */
+ * nothing to wake them): E_OK; or until max_cycles pass: E_WARN. Here and
+ * in epsim_run_until_cores_idle max_cycles is a bound, clamped to the
+ * clock's limit (ULLONG_MAX: no bound). */
 int epsim_run_until_idle(unsigned long long max_cycles);
 /* Runs the chip until the chip-relative cores (rows[i], cols[i]), i < n,
  * are idle -- asleep in IDLE with no interrupt they would take latched (a

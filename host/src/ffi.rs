@@ -5,10 +5,27 @@
 //! `e_read`/`e_write` return the bytes copied or `E_ERR`. Bad arguments
 //! (a NULL pointer, an object that is not what the call needs, a core or
 //! range outside the group or memory, an unloadable file) give `E_ERR`
-//! before anything changes, and with host verbosity H_D1 or more (or
-//! `EPSIM_VERBOSE` set) a line on stderr saying why. A panic never crosses
-//! the boundary: it becomes `E_ERR` (the `hal` profile unwinds; see the
+//! before anything changes, and a line on stderr saying why (unless
+//! `EPSIM_LOG` is below `warn`: crate::log). A panic never crosses the
+//! boundary: it becomes `E_ERR` (the `hal` profile unwinds; see the
 //! workspace manifest).
+//!
+//! Model decisions owned here:
+//! * **Objects belong to their session.** A workgroup (`e_open`) or
+//!   memory buffer (`e_alloc`, `e_shm_alloc`, `e_shm_attach`) records the
+//!   `e_init` session that made it (in `priv`). After `e_close`, `e_free`
+//!   or `e_finalize` it is dead: every call given it returns `E_ERR`,
+//!   `e_close` and `e_free` included (they still release what the object
+//!   held), and `e_is_addr_on_group` answers `E_FALSE`. Only the
+//!   arithmetic (`e_get_num_from_coords`, `e_get_coords_from_num`,
+//!   `ee_get_*`) works on any group struct, as it reads nothing but its
+//!   fields.
+//! * **A second `e_init`** while initialized checks its HDF and settings
+//!   as the first did: `E_OK`, the chip kept as it is, if they describe
+//!   the same platform; `E_ERR`, nothing changed, otherwise.
+//! * **The clock's limit** is [`CLOCK_LIMIT`]: `epsim_run` refuses a run
+//!   that would pass it; the `max_cycles` bounds of the run-until calls are
+//!   clamped to it.
 //!
 //! The structs are `#[repr(C)]` copies of `host/include/e-hal-data.h`,
 //! laid out as the original headers lay them out on an LP64 host (the
@@ -24,13 +41,14 @@ use std::ffi::{c_char, c_int, c_long, c_uint, c_ulonglong, c_void, CStr};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr::{addr_of_mut, null_mut};
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use epsim_sim::trace::TraceFormat;
 use epsim_sim::Mode;
 
 use crate::host::{Host, RunMode, Workgroup};
+use crate::log::{self, Level};
 use crate::platform::Platform;
 use crate::shm;
 
@@ -217,19 +235,36 @@ struct Global {
 }
 
 static GLOBAL: Mutex<Option<Global>> = Mutex::new(None);
-static HOST_VERBOSITY: AtomicI32 = AtomicI32::new(0);
 static LOADER_VERBOSITY: AtomicI32 = AtomicI32::new(0);
 
-fn verbose() -> bool {
-    HOST_VERBOSITY.load(Ordering::Relaxed) > 0
-        || std::env::var_os("EPSIM_VERBOSE").is_some_and(|v| !v.is_empty())
+/// The e_init session now open (0: none). Every workgroup and memory
+/// buffer records the session that made it in its `priv` member; after
+/// `e_finalize` (or `e_close`, `e_free`) it is dead and every call given
+/// it returns E_ERR.
+static SESSION: AtomicUsize = AtomicUsize::new(0);
+/// The last session number handed out.
+static LAST_SESSION: AtomicUsize = AtomicUsize::new(0);
+
+/// The `priv` value of an object made in the current session.
+fn session_tag() -> *mut c_void {
+    SESSION.load(Ordering::Acquire) as *mut c_void
 }
 
-/// Reports why a call failed (when verbose) and returns E_ERR.
+/// Whether an object's `priv` names the current session.
+fn live(tag: *mut c_void) -> bool {
+    let s = SESSION.load(Ordering::Acquire);
+    s != 0 && tag as usize == s
+}
+
+/// The simulated clock's limit: a run that would take it further is
+/// refused (2^63 cycles, 487 years at 600 MHz; the cycles e-hal calls
+/// charge beyond it cannot overflow the 64-bit clock).
+pub const CLOCK_LIMIT: u64 = 1 << 63;
+
+/// Reports why a call failed (log level warn, as the board's e-hal warns)
+/// and returns E_ERR.
 fn fail(call: &str, why: impl std::fmt::Display) -> c_int {
-    if verbose() {
-        eprintln!("e-hal: {call}: {why}");
-    }
+    log::say(Level::Warn, format_args!("e-hal: {call}: {why}"));
     E_ERR
 }
 
@@ -238,7 +273,10 @@ fn fail(call: &str, why: impl std::fmt::Display) -> c_int {
 /// anything).
 fn guard<T>(call: &str, fallback: T, f: impl FnOnce() -> T) -> T {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|_| {
-        eprintln!("e-hal: {call}: internal error (a bug in epsim), returning an error");
+        log::say(
+            Level::Error,
+            format_args!("e-hal: {call}: internal error (a bug in epsim), returning an error"),
+        );
         fallback
     })
 }
@@ -280,11 +318,8 @@ fn put_name(dst: &mut [c_char; 32], s: &str) {
 pub unsafe extern "C" fn e_init(hdf: *mut c_char) -> c_int {
     guard("e_init", E_ERR, || {
         let mut g = global();
-        if g.is_some() {
-            if verbose() {
-                eprintln!("e-hal: e_init: already initialized; keeping the chip");
-            }
-            return E_OK;
+        if let Err(e) = log::check_env() {
+            return fail("e_init", e);
         }
         let path = if hdf.is_null() {
             None
@@ -313,10 +348,40 @@ pub unsafe extern "C" fn e_init(hdf: *mut c_char) -> c_int {
                 )
             }
         };
+        if let Some(open) = g.as_ref() {
+            // A second e_init: its HDF and settings were checked as the
+            // first's were; the chip (cores, memory, clock) is kept if it
+            // describes the same platform, and nothing changes otherwise.
+            if open.host.platform() != &platform {
+                return fail(
+                    "e_init",
+                    format!(
+                        "already initialized with platform {} ({} at ({},{})); \
+                         call e_finalize before e_init with another ({} at ({},{}))",
+                        open.host.platform().version,
+                        open.host.platform().chip.name(),
+                        open.host.platform().chip_row,
+                        open.host.platform().chip_col,
+                        platform.chip.name(),
+                        platform.chip_row,
+                        platform.chip_col,
+                    ),
+                );
+            }
+            log::say(
+                Level::Debug,
+                format_args!("e-hal: e_init: already initialized; keeping the chip"),
+            );
+            return E_OK;
+        }
         let host = match Host::new(platform.clone(), mode, timing) {
             Ok(h) => h,
             Err(e) => return fail("e_init", e),
         };
+        // The program's sleeps and clocks follow the host's clock from now.
+        if let Err(e) = crate::hosttime::attach(&host) {
+            return fail("e_init", e);
+        }
         let config = host.config().clone();
         let mut chip = Box::new(e_chip_t {
             objtype: E_EPI_CHIP,
@@ -371,6 +436,10 @@ pub unsafe extern "C" fn e_init(hdf: *mut c_char) -> c_int {
             _chip: chip,
             _emem: emem,
         });
+        SESSION.store(
+            LAST_SESSION.fetch_add(1, Ordering::AcqRel) + 1,
+            Ordering::Release,
+        );
         E_OK
     })
 }
@@ -384,8 +453,20 @@ pub unsafe extern "C" fn e_finalize() -> c_int {
         }
         // SAFETY: as in e_init.
         unsafe { addr_of_mut!(e_platform).write(e_platform_t::zeroed()) };
+        SESSION.store(0, Ordering::Release);
+        // Real time again for the program's sleeps and clocks.
+        crate::hosttime::detach();
+        let old = g.take();
+        if crate::lifetime::ending() {
+            // The chip thread is ending the process (its last other thread
+            // has ended) and this is an atexit handler running in it: the
+            // output and trace are written; the thread cannot wait for
+            // itself.
+            std::mem::forget(old);
+            return E_OK;
+        }
         // Stops the free-running thread; the e_alloc pointers die with it.
-        *g = None;
+        drop(old);
         E_OK
     })
 }
@@ -408,7 +489,7 @@ pub unsafe extern "C" fn e_get_platform_info(platform: *mut e_platform_t) -> c_i
 
 #[no_mangle]
 pub extern "C" fn e_set_host_verbosity(verbose: c_int) -> c_int {
-    HOST_VERBOSITY.swap(verbose, Ordering::Relaxed)
+    log::set_host_verbosity(verbose)
 }
 
 #[no_mangle]
@@ -484,7 +565,7 @@ pub unsafe extern "C" fn e_open(
             cols,
             core,
             memfd: -1,
-            priv_: null_mut(),
+            priv_: session_tag(),
         };
         // SAFETY: the caller passes a writable e_epiphany_t.
         unsafe { dev.write(group) };
@@ -503,8 +584,14 @@ unsafe fn group<'a>(call: &str, dev: *const e_epiphany_t) -> Result<&'a e_epipha
     if g.objtype != E_EPI_GROUP || g.core.is_null() {
         return Err(fail(call, "dev is not an open workgroup (e_open)"));
     }
+    if !live(g.priv_) {
+        return Err(fail(call, DEAD_GROUP));
+    }
     Ok(g)
 }
+
+const DEAD_GROUP: &str = "dev was opened before e_finalize: it is closed";
+const DEAD_MEM: &str = "the buffer was made before e_finalize: it is freed";
 
 /// The chip-relative coordinates of (`row`, `col`) of group `g`.
 fn on_chip(
@@ -545,11 +632,14 @@ fn group_cores(h: &Host, g: &e_epiphany_t, call: &str) -> Result<Vec<(u32, u32)>
 #[no_mangle]
 pub unsafe extern "C" fn e_close(dev: *mut e_epiphany_t) -> c_int {
     guard("e_close", E_ERR, || {
-        // SAFETY: see group().
-        let g = match unsafe { group("e_close", dev) } {
-            Ok(g) => *g,
-            Err(e) => return e,
-        };
+        if dev.is_null() {
+            return fail("e_close", "dev is NULL");
+        }
+        // SAFETY: the caller passes an e_epiphany_t.
+        let g = unsafe { *dev };
+        if g.objtype != E_EPI_GROUP || g.core.is_null() {
+            return fail("e_close", "dev is not an open workgroup (e_open)");
+        }
         // SAFETY: `core` and its lines were made by e_open with these sizes.
         unsafe {
             let lines = Box::from_raw(std::ptr::slice_from_raw_parts_mut(g.core, g.rows as usize));
@@ -560,6 +650,10 @@ pub unsafe extern "C" fn e_close(dev: *mut e_epiphany_t) -> c_int {
                 )));
             }
             (*dev).core = null_mut();
+        }
+        if !live(g.priv_) {
+            // Its core table is freed all the same.
+            return fail("e_close", DEAD_GROUP);
         }
         // The last open group closed: the host is done with the chip (it
         // may open another later), so the lines the cores left unfinished
@@ -605,7 +699,7 @@ pub unsafe extern "C" fn e_alloc(mbuf: *mut e_mem_t, offset: off_t, size: usize)
             mapped_base: base.wrapping_sub(page_offset as usize).cast(),
             base: base.cast(),
             memfd: -1,
-            priv_: null_mut(),
+            priv_: session_tag(),
         };
         // SAFETY: the caller passes a writable e_mem_t.
         unsafe { mbuf.write(m) };
@@ -621,15 +715,25 @@ pub unsafe extern "C" fn e_free(mbuf: *mut e_mem_t) -> c_int {
         }
         // SAFETY: the caller passes an e_mem_t.
         let m = unsafe { &mut *mbuf };
+        let was_live = live(m.priv_);
         match m.objtype {
-            E_SHARED_MEM => E_OK,
+            // A shared region stays mapped (e_shm_release gives it back).
+            E_SHARED_MEM if was_live => E_OK,
             E_EXT_MEM => {
                 m.objtype = E_NULL;
                 m.base = null_mut();
                 m.mapped_base = null_mut();
-                E_OK
+                if was_live {
+                    E_OK
+                } else {
+                    fail("e_free", DEAD_MEM)
+                }
             }
-            _ => fail("e_free", "mbuf is not an e_alloc buffer"),
+            E_SHARED_MEM => fail("e_free", DEAD_MEM),
+            _ => fail(
+                "e_free",
+                "mbuf is not an e_alloc or e_shm buffer (freed already?)",
+            ),
         }
     })
 }
@@ -667,8 +771,14 @@ unsafe fn target<'a>(call: &str, dev: *const c_void) -> Result<Target<'a>, c_int
     match unsafe { *(dev as *const c_int) } {
         // SAFETY: the objtype says what it is.
         E_EPI_GROUP => unsafe { group(call, dev.cast()) }.map(Target::Core),
-        // SAFETY: as above.
-        E_EXT_MEM | E_SHARED_MEM => Ok(Target::Mem(unsafe { &*(dev as *const e_mem_t) })),
+        E_EXT_MEM | E_SHARED_MEM => {
+            // SAFETY: as above.
+            let m = unsafe { &*(dev as *const e_mem_t) };
+            if !live(m.priv_) {
+                return Err(fail(call, DEAD_MEM));
+            }
+            Ok(Target::Mem(m))
+        }
         other => Err(fail(
             call,
             format!("dev has objtype {other}, not a workgroup or a memory buffer"),
@@ -923,8 +1033,10 @@ unsafe fn load(
         match h.load(Path::new(&path), wg, &cores, start != E_FALSE) {
             Ok(()) => E_OK,
             Err(e) => {
-                if LOADER_VERBOSITY.load(Ordering::Relaxed) > 0 && !verbose() {
-                    eprintln!("e-loader: {call}: {e}");
+                // e_set_loader_verbosity(L_D1) says why even with EPSIM_LOG
+                // below warn.
+                if LOADER_VERBOSITY.load(Ordering::Relaxed) > 0 && !log::enabled(Level::Warn) {
+                    eprintln!("e-hal: {call}: {e}");
                 }
                 fail(call, e)
             }
@@ -1103,6 +1215,11 @@ pub unsafe extern "C" fn e_is_addr_on_group(dev: *mut e_epiphany_t, addr: *mut c
         }
         // SAFETY: the caller passes an e_epiphany_t.
         let g = unsafe { &*dev };
+        // Only an open group has addresses (closed, or made before
+        // e_finalize: none).
+        if g.objtype != E_EPI_GROUP || g.core.is_null() || !live(g.priv_) {
+            return E_FALSE;
+        }
         c_int::from(in_box(addr as usize, g.row, g.col, g.rows, g.cols))
     })
 }
@@ -1166,7 +1283,7 @@ unsafe fn shm_mem(h: &Host, mbuf: *mut e_mem_t, r: &shm::Region) {
         mapped_base: base.cast(),
         base: base.cast(),
         memfd: -1,
-        priv_: null_mut(),
+        priv_: session_tag(),
     };
     // SAFETY: the caller passes a writable e_mem_t.
     unsafe { mbuf.write(m) };
@@ -1275,6 +1392,419 @@ pub extern "C" fn e_shm_get_shmtable() -> *mut c_void {
     })
 }
 
+#[no_mangle]
+pub extern "C" fn e_shm_init() -> c_int {
+    with_host("e_shm_init", |h| match with_table(h, |_, _| Ok(())) {
+        Ok(_) => E_OK,
+        Err(e) => fail("e_shm_init", e),
+    })
+}
+
+/// The table lives in the simulated external memory as long as the chip:
+/// nothing to tear down.
+#[no_mangle]
+pub extern "C" fn e_shm_finalize() {}
+
+// ------------------------------------------------------ the chip table
+
+/// `e_chip_db_t`: one row of `e_chip_params_table`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct e_chip_db_t {
+    pub objtype: c_int,
+    pub type_: c_int,
+    pub version: [c_char; 32],
+    pub arch: c_uint,
+    pub rows: c_uint,
+    pub cols: c_uint,
+    pub sram_base: c_uint,
+    pub sram_size: c_uint,
+    pub regs_base: c_uint,
+    pub regs_size: c_uint,
+    pub ioregs_n: off_t,
+    pub ioregs_e: off_t,
+    pub ioregs_s: off_t,
+    pub ioregs_w: off_t,
+}
+
+const fn chip_name(s: &str) -> [c_char; 32] {
+    let mut out = [0; 32];
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && i < 31 {
+        out[i] = b[i] as c_char;
+        i += 1;
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+const fn chip_row(
+    type_: c_int,
+    name: &str,
+    arch: c_uint,
+    side: c_uint,
+    e: off_t,
+    s: off_t,
+) -> e_chip_db_t {
+    e_chip_db_t {
+        objtype: E_EPI_CHIP,
+        type_,
+        version: chip_name(name),
+        arch,
+        rows: side,
+        cols: side,
+        sram_base: 0,
+        sram_size: 0x8000,
+        regs_base: 0xf0000,
+        regs_size: 0x1000,
+        ioregs_n: 0x002f_0000,
+        ioregs_e: e,
+        ioregs_s: s,
+        ioregs_w: 0x080f_0000,
+    }
+}
+
+/// The ESDK's table of chips (E16G301, E64G401, ESIM) with its figures;
+/// the header declares it for programs that read it.
+#[no_mangle]
+pub static mut e_chip_params_table: [e_chip_db_t; 3] = [
+    chip_row(0, "E16G301", 3, 4, 0x083f_0000, 0x0c2f_0000),
+    chip_row(1, "E64G401", 4, 8, 0x087f_0000, 0x1c2f_0000),
+    chip_row(2, "ESIM", 0, 4, 0x087f_0000, 0x1c2f_0000),
+];
+
+// ------------------------------------------------- the ee_* functions
+
+/// The value of an `e_read` of 4 bytes, or E_ERR.
+unsafe fn read_u32(dev: *mut c_void, row: c_uint, col: c_uint, addr: off_t) -> c_int {
+    let mut v: u32 = 0;
+    // SAFETY: v is 4 writable bytes; dev is the caller's.
+    match unsafe { e_read(dev, row, col, addr, (&raw mut v).cast(), 4) } {
+        4 => v as c_int,
+        _ => E_ERR,
+    }
+}
+
+/// `sizeof(int)` after an `e_write` of `data`, or E_ERR.
+unsafe fn write_u32(dev: *mut c_void, row: c_uint, col: c_uint, addr: off_t, data: c_int) -> isize {
+    // SAFETY: data is 4 readable bytes; dev is the caller's.
+    match unsafe { e_write(dev, row, col, addr, (&raw const data).cast(), 4) } {
+        4 => 4,
+        _ => E_ERR as isize,
+    }
+}
+
+/// A register offset as the ESDK's ee_*_reg take it: 0xf0xxx or 0xxxx.
+fn reg_addr(addr: off_t) -> off_t {
+    if (0..0x1000).contains(&addr) {
+        addr + 0xF0000
+    } else {
+        addr
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_read_word(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    from_addr: off_t,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { read_u32(dev.cast(), row, col, from_addr) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_write_word(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    to_addr: off_t,
+    data: c_int,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { write_u32(dev.cast(), row, col, to_addr, data) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_read_buf(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    from_addr: off_t,
+    buf: *mut c_void,
+    size: usize,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { e_read(dev.cast(), row, col, from_addr, buf, size) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_write_buf(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    to_addr: off_t,
+    buf: *const c_void,
+    size: usize,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { e_write(dev.cast(), row, col, to_addr, buf, size) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_read_reg(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    from_addr: off_t,
+) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { read_u32(dev.cast(), row, col, reg_addr(from_addr)) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_write_reg(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    to_addr: off_t,
+    data: c_int,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { write_u32(dev.cast(), row, col, reg_addr(to_addr), data) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_mread_word(mbuf: *mut e_mem_t, from_addr: off_t) -> c_int {
+    // SAFETY: the caller's arguments.
+    unsafe { read_u32(mbuf.cast(), 0, 0, from_addr) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_mwrite_word(mbuf: *mut e_mem_t, to_addr: off_t, data: c_int) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { write_u32(mbuf.cast(), 0, 0, to_addr, data) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_mread_buf(
+    mbuf: *mut e_mem_t,
+    from_addr: off_t,
+    buf: *mut c_void,
+    size: usize,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { e_read(mbuf.cast(), 0, 0, from_addr, buf, size) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_mwrite_buf(
+    mbuf: *mut e_mem_t,
+    to_addr: off_t,
+    buf: *const c_void,
+    size: usize,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { e_write(mbuf.cast(), 0, 0, to_addr, buf, size) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_mread(
+    mbuf: *mut e_mem_t,
+    from_addr: off_t,
+    buf: *mut c_void,
+    size: usize,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { ee_mread_buf(mbuf, from_addr, buf, size) }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_mwrite(
+    mbuf: *mut e_mem_t,
+    to_addr: off_t,
+    buf: *const c_void,
+    size: usize,
+) -> isize {
+    // SAFETY: the caller's arguments.
+    unsafe { ee_mwrite_buf(mbuf, to_addr, buf, size) }
+}
+
+/// Runs `f` on the cores of the `rows` x `cols` rectangle at (`row`,
+/// `col`) of workgroup `dev`, as chip-relative coordinates.
+///
+/// # Safety
+/// As [`group`].
+unsafe fn on_rect(
+    call: &str,
+    dev: *mut e_epiphany_t,
+    (row, col, rows, cols): (c_uint, c_uint, c_uint, c_uint),
+    f: impl FnOnce(&Host, &[(u32, u32)]) -> Result<(), crate::HostError>,
+) -> c_int {
+    with_host(call, |h| {
+        // SAFETY: the caller's contract.
+        let g = match unsafe { group(call, dev) } {
+            Ok(g) => g,
+            Err(e) => return e,
+        };
+        if rows == 0
+            || cols == 0
+            || u64::from(row) + u64::from(rows) > u64::from(g.rows)
+            || u64::from(col) + u64::from(cols) > u64::from(g.cols)
+        {
+            return fail(
+                call,
+                format!(
+                    "{rows} x {cols} cores at ({row},{col}) are outside the {} x {} group",
+                    g.rows, g.cols
+                ),
+            );
+        }
+        let mut cores = Vec::with_capacity((rows * cols) as usize);
+        for r in row..row + rows {
+            for k in col..col + cols {
+                match on_chip(call, h, g, r, k) {
+                    Ok(rc) => cores.push(rc),
+                    Err(e) => return e,
+                }
+            }
+        }
+        match f(h, &cores) {
+            Ok(()) => E_OK,
+            Err(e) => fail(call, e),
+        }
+    })
+}
+
+/// Resets one core of the group as `e_reset_group` resets each of its.
+#[no_mangle]
+pub unsafe extern "C" fn ee_reset_core(dev: *mut e_epiphany_t, row: c_uint, col: c_uint) -> c_int {
+    // SAFETY: see on_rect().
+    unsafe {
+        on_rect("ee_reset_core", dev, (row, col, 1, 1), |h, c| {
+            h.reset_cores(c)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_reset_group(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    rows: c_uint,
+    cols: c_uint,
+) -> c_int {
+    // SAFETY: see on_rect().
+    unsafe {
+        on_rect("ee_reset_group", dev, (row, col, rows, cols), |h, c| {
+            h.reset_cores(c)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_start_group(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+    rows: c_uint,
+    cols: c_uint,
+) -> c_int {
+    // SAFETY: see on_rect().
+    unsafe {
+        on_rect("ee_start_group", dev, (row, col, rows, cols), |h, c| {
+            h.start(c)
+        })
+    }
+}
+
+/// Runs `f` on the group struct (arithmetic only), or returns `fallback`
+/// for a NULL pointer.
+unsafe fn fields<T: Copy>(
+    call: &str,
+    dev: *const e_epiphany_t,
+    fallback: T,
+    f: impl FnOnce(&e_epiphany_t) -> T,
+) -> T {
+    guard(call, fallback, || {
+        if dev.is_null() {
+            fail(call, "dev is NULL");
+            return fallback;
+        }
+        // SAFETY: the caller passes an e_epiphany_t.
+        f(unsafe { &*dev })
+    })
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_get_num_from_id(dev: *mut e_epiphany_t, coreid: c_uint) -> c_uint {
+    // SAFETY: see fields().
+    unsafe {
+        fields("ee_get_num_from_id", dev, 0, |g| {
+            let (r, c) = ((coreid >> 6) & 0x3f, coreid & 0x3f);
+            c.wrapping_sub(g.col)
+                .wrapping_add(r.wrapping_sub(g.row).wrapping_mul(g.cols))
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_get_id_from_coords(
+    dev: *mut e_epiphany_t,
+    row: c_uint,
+    col: c_uint,
+) -> c_uint {
+    // SAFETY: see fields().
+    unsafe {
+        fields("ee_get_id_from_coords", dev, 0, |g| {
+            g.col
+                .wrapping_add(col)
+                .wrapping_add(g.row.wrapping_add(row) << 6)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_get_id_from_num(dev: *mut e_epiphany_t, corenum: c_uint) -> c_uint {
+    // SAFETY: see fields().
+    unsafe {
+        fields("ee_get_id_from_num", dev, 0, |g| {
+            if g.cols == 0 {
+                fail("ee_get_id_from_num", "dev has no columns");
+                return 0;
+            }
+            let (r, c) = (corenum / g.cols, corenum % g.cols);
+            g.col
+                .wrapping_add(c)
+                .wrapping_add(g.row.wrapping_add(r) << 6)
+        })
+    }
+}
+
+#[no_mangle]
+pub unsafe extern "C" fn ee_get_coords_from_id(
+    dev: *mut e_epiphany_t,
+    coreid: c_uint,
+    row: *mut c_uint,
+    col: *mut c_uint,
+) {
+    // SAFETY: see fields().
+    unsafe {
+        fields("ee_get_coords_from_id", dev, (), |g| {
+            if row.is_null() || col.is_null() {
+                fail("ee_get_coords_from_id", "row or col is NULL");
+                return;
+            }
+            // (The caller passes two unsigned ints.)
+            *row = ((coreid >> 6) & 0x3f).wrapping_sub(g.row);
+            *col = (coreid & 0x3f).wrapping_sub(g.col);
+        })
+    }
+}
+
 // ------------------------------------------------------------ epsim_*
 
 #[no_mangle]
@@ -1306,6 +1836,16 @@ pub extern "C" fn epsim_get_mode() -> c_int {
 #[no_mangle]
 pub extern "C" fn epsim_run(cycles: c_ulonglong) -> c_int {
     with_host("epsim_run", |h| {
+        let now = h.now();
+        if now.checked_add(cycles).is_none_or(|end| end > CLOCK_LIMIT) {
+            return fail(
+                "epsim_run",
+                format!(
+                    "{cycles} cycles from cycle {now} would take the clock past its limit \
+                     (2^63 cycles); nothing was run"
+                ),
+            );
+        }
         h.run(cycles);
         E_OK
     })
@@ -1319,6 +1859,9 @@ pub extern "C" fn epsim_step() -> c_int {
 #[no_mangle]
 pub extern "C" fn epsim_run_until_idle(max_cycles: c_ulonglong) -> c_int {
     with_host("epsim_run_until_idle", |h| {
+        // A bound, not a target: ULLONG_MAX means "no bound", up to the
+        // clock's limit.
+        let max_cycles = max_cycles.min(CLOCK_LIMIT.saturating_sub(h.now()));
         if h.run_until_idle(max_cycles) {
             E_OK
         } else {
@@ -1351,6 +1894,8 @@ pub unsafe extern "C" fn epsim_run_until_cores_idle(
             )
         };
         let cores: Vec<(u32, u32)> = rows.iter().copied().zip(cols.iter().copied()).collect();
+        // A bound, as epsim_run_until_idle's.
+        let max_cycles = max_cycles.min(CLOCK_LIMIT.saturating_sub(h.now()));
         match h.run_until_cores_idle(&cores, any != 0, max_cycles) {
             Ok(true) => E_OK,
             Ok(false) => E_WARN,
@@ -1391,8 +1936,9 @@ pub unsafe extern "C" fn epsim_trace_start(path: *const c_char, format: c_int) -
         match h.trace_start(Path::new(path), format) {
             Ok(()) => E_OK,
             Err(e) => {
-                // Always said: the trace the caller asked for is missing.
-                eprintln!("e-hal: {CALL}: {e}");
+                // Said at level error: the trace the caller asked for is
+                // missing.
+                log::say(Level::Error, format_args!("e-hal: {CALL}: {e}"));
                 E_ERR
             }
         }
@@ -1404,7 +1950,10 @@ pub extern "C" fn epsim_trace_stop() -> c_int {
     with_host("epsim_trace_stop", |h| match h.trace_stop() {
         Ok(()) => E_OK,
         Err(e) => {
-            eprintln!("e-hal: epsim_trace_stop: the trace could not be written: {e}");
+            log::say(
+                Level::Error,
+                format_args!("e-hal: epsim_trace_stop: the trace could not be written: {e}"),
+            );
             E_ERR
         }
     })
@@ -1474,5 +2023,7 @@ mod tests {
         assert_eq!(offset_of!(e_mem_t, phy_base), 8);
         assert_eq!(offset_of!(e_mem_t, ephy_base), 40);
         assert_eq!(offset_of!(e_mem_t, base), 64);
+        assert_eq!(size_of::<e_chip_db_t>(), 104);
+        assert_eq!(offset_of!(e_chip_db_t, ioregs_e), 80);
     }
 }

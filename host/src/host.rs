@@ -2,15 +2,20 @@
 //! through e-hal, over one [`Machine`].
 //!
 //! Model decisions owned here:
-//! * **Who advances time.** In [`RunMode::Free`] a background thread runs
-//!   the chip in slices of [`FREE_SLICE`] cycles for as long as anything
-//!   can run, as the hardware runs while the host program sleeps or polls;
-//!   host calls take the machine's lock between slices (a waiting host call
-//!   goes before the next slice). In [`RunMode::Deterministic`] the chip
-//!   advances only inside host calls: each access costs its modelled
-//!   cycles (below) and the chip runs that long after performing it, and
-//!   [`Host::run`] advances it explicitly. The same calls then give the
-//!   same results, cycle for cycle.
+//! * **Who advances time.** The host's clock is the chip's (`now`). Every
+//!   host call takes effect at it and then runs the chip for the call's
+//!   modelled cost (below), in both run modes: the call returns when the
+//!   chip has reached the host's clock after the call, as on a board, so a
+//!   host that polls sees the chip move by one call's cost per poll. A
+//!   sleep of the host program (crate::hosttime) runs the chip for the
+//!   time slept, a slice at a time. In [`RunMode::Deterministic`] that is
+//!   all (and [`Host::run`]): the same calls give the same results, cycle
+//!   for cycle. In [`RunMode::Free`] a background thread also runs the
+//!   chip, in slices of [`FREE_SLICE`] cycles, while the host is neither
+//!   in a sleep nor busy with calls (none for [`HOST_QUIET_NS`] of real
+//!   time): the hardware runs on while the host program computes or waits
+//!   in ways libe-hal does not see. A waiting host call goes before the
+//!   next slice.
 //! * **What a host access costs** (simulated core cycles at 600 MHz): every
 //!   call [`CALL_CYCLES`] (driver overhead); through the eLink, per aligned
 //!   8-byte transaction, [`WRITE_TXN_CYCLES`] for a posted write and
@@ -50,6 +55,7 @@
 //!   API (not through the DRAM pointer), at the host's clock when the
 //!   access takes effect, before the cost of the call.
 
+use std::cell::Cell;
 use std::io::BufWriter;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -64,6 +70,7 @@ use epsim_sim::setup::write_loader_config;
 use epsim_sim::trace::{HostRecord, Trace, TraceFilter, TraceFormat};
 use epsim_sim::{Config, CoreId, IdleWatch, Machine, Mode, StopReason, Syscalls};
 
+use crate::log::Level;
 use crate::platform::Platform;
 
 /// Cycles every host call costs before it touches the chip.
@@ -80,6 +87,9 @@ pub const DRAM_TXN_CYCLES: u64 = 2;
 pub const RESET_REG_WRITES: u64 = 112;
 /// Cycles the free-running chip advances between looks at the host.
 pub const FREE_SLICE: u64 = 8192;
+/// Real time (ns) after a host call before the free-running thread runs
+/// the chip again on its own (see `free_run`).
+pub const HOST_QUIET_NS: u64 = 5_000_000;
 
 /// Memory-mapped registers the host uses (offsets in a core's window).
 pub mod reg {
@@ -192,6 +202,11 @@ pub(crate) struct Sim {
     stats: HostStats,
     /// The last run found nothing that could run.
     idle: bool,
+    /// The host's clock is the program's (crate::hosttime): publish it.
+    pub(crate) publish: bool,
+    /// When the last host call ended (real monotonic nanoseconds): the
+    /// free-running thread leaves the pace to a host busy with calls.
+    last_call: Option<u64>,
 }
 
 pub(crate) struct Inner {
@@ -207,15 +222,96 @@ pub(crate) struct Inner {
     pub(crate) paused: AtomicBool,
     /// The host closed the chip (the view server hangs up).
     pub(crate) closed: AtomicBool,
+    /// Host threads inside a sleep ([`sleep_cycles`]): they run the chip.
+    sleepers: AtomicUsize,
 }
 
 impl Inner {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, Sim> {
+    pub(crate) fn lock(&self) -> SimGuard<'_> {
         self.waiting.fetch_add(1, Ordering::AcqRel);
         let g = self.sim.lock().unwrap_or_else(PoisonError::into_inner);
         self.waiting.fetch_sub(1, Ordering::AcqRel);
         self.turns.fetch_add(1, Ordering::AcqRel);
-        g
+        SimGuard::new(g)
+    }
+}
+
+thread_local! {
+    /// Locks on a [`Sim`] this thread holds: a sleep the program makes
+    /// meanwhile (a signal handler's) cannot run the chip, and is real.
+    static HOLDS: Cell<u32> = const { Cell::new(0) };
+}
+
+/// The lock on the machine, counted per thread (see `HOLDS`).
+pub(crate) struct SimGuard<'a>(MutexGuard<'a, Sim>);
+
+impl<'a> SimGuard<'a> {
+    fn new(g: MutexGuard<'a, Sim>) -> SimGuard<'a> {
+        HOLDS.with(|h| h.set(h.get() + 1));
+        SimGuard(g)
+    }
+}
+
+impl Drop for SimGuard<'_> {
+    fn drop(&mut self) {
+        HOLDS.with(|h| h.set(h.get().saturating_sub(1)));
+    }
+}
+
+impl std::ops::Deref for SimGuard<'_> {
+    type Target = Sim;
+    fn deref(&self) -> &Sim {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SimGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Sim {
+        &mut self.0
+    }
+}
+
+/// Whether this thread holds the machine's lock.
+pub(crate) fn holds_lock() -> bool {
+    HOLDS.with(|h| h.get() > 0)
+}
+
+/// Advances the host's clock by `cycles` as a sleep of the host program
+/// does (crate::hosttime): the chip runs up to the clock at the start
+/// plus `cycles`, a slice at a time, the lock released between slices (the
+/// program's other threads make their calls meanwhile; in free mode the
+/// chip's own thread runs slices too). Returns when the host's clock has
+/// got there, or at once if the chip is closed.
+pub(crate) fn sleep_cycles(inner: &Inner, cycles: u64) {
+    struct Sleeping<'a>(&'a AtomicUsize);
+    impl Drop for Sleeping<'_> {
+        fn drop(&mut self) {
+            self.0.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+    inner.sleepers.fetch_add(1, Ordering::AcqRel);
+    let _sleeping = Sleeping(&inner.sleepers);
+    let target = inner.lock().now.saturating_add(cycles);
+    loop {
+        if inner.closed.load(Ordering::Acquire) {
+            return;
+        }
+        if inner.paused.load(Ordering::Acquire) {
+            // `epsim tui --attach` holds the chip: time stands still.
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        let mut g = inner.lock();
+        if g.now >= target {
+            return;
+        }
+        // Nothing can run: the chip's clock goes straight there.
+        let t = if g.idle {
+            target
+        } else {
+            target.min(g.now.saturating_add(FREE_SLICE))
+        };
+        g.run_to(t);
     }
 }
 
@@ -264,6 +360,8 @@ impl Host {
                 mode: RunMode::Deterministic,
                 stats: HostStats::default(),
                 idle: true,
+                publish: false,
+                last_call: None,
             }),
             waiting: AtomicUsize::new(0),
             turns: AtomicU64::new(0),
@@ -271,6 +369,7 @@ impl Host {
             wake: Condvar::new(),
             paused: AtomicBool::new(false),
             closed: AtomicBool::new(false),
+            sleepers: AtomicUsize::new(0),
         });
         let mut host = Host {
             inner,
@@ -324,7 +423,12 @@ impl Host {
             RunMode::Free => {
                 self.inner.stop.store(false, Ordering::Release);
                 let inner = Arc::clone(&self.inner);
-                self.thread = Some(std::thread::spawn(move || free_run(&inner)));
+                // Named: crate::lifetime tells epsim's threads by name.
+                let t = std::thread::Builder::new()
+                    .name(format!("{}chip", crate::lifetime::THREAD_PREFIX))
+                    .spawn(move || free_run(&inner))
+                    .expect("the chip thread could not be started");
+                self.thread = Some(t);
             }
             RunMode::Deterministic => self.stop_thread(),
         }
@@ -748,7 +852,10 @@ impl Host {
         drop(g);
         if let Some(mut old) = old {
             if let Err(e) = old.finish() {
-                eprintln!("epsim: the trace being replaced could not be written: {e}");
+                crate::log::say(
+                    crate::log::Level::Error,
+                    format_args!("epsim: the trace being replaced could not be written: {e}"),
+                );
             }
         }
         Ok(())
@@ -762,6 +869,11 @@ impl Host {
             Some(mut t) => t.finish(),
             None => Ok(()),
         }
+    }
+
+    /// The state the chip's threads share (for crate::hosttime).
+    pub(crate) fn shared(&self) -> &Arc<Inner> {
+        &self.inner
     }
 
     /// The host's clock (simulated cycles).
@@ -805,7 +917,10 @@ impl Drop for Host {
         self.stop_thread();
         self.flush_output();
         if let Err(e) = self.trace_stop() {
-            eprintln!("epsim: the trace could not be written: {e}");
+            crate::log::say(
+                crate::log::Level::Error,
+                format_args!("epsim: the trace could not be written: {e}"),
+            );
         }
     }
 }
@@ -852,6 +967,14 @@ impl Sim {
             }
         }
         self.now = self.now.max(target);
+        self.publish_clock();
+    }
+
+    /// Makes the host's clock the program's, if it is (crate::hosttime).
+    fn publish_clock(&self) {
+        if self.publish {
+            crate::hosttime::publish(self.now);
+        }
     }
 
     /// Acts on why a run stopped: true if it ended (the limit came, or
@@ -867,14 +990,21 @@ impl Sim {
                 self.idle = true;
                 return true;
             }
-            StopReason::Fault(f) => eprintln!("epsim: {f}"),
-            StopReason::Breakpoint { core, pc } => {
-                eprintln!("epsim: {core} halted at a breakpoint at pc {pc:#010x}")
-            }
-            StopReason::Signalled { core, signal } => {
-                eprintln!("epsim: {core} killed itself with signal {signal}")
-            }
-            StopReason::Dma { core, error } => eprintln!("epsim: {core}: DMA error: {error}"),
+            // Said at log level info (crate::log): on the board a core just
+            // stops, and nothing is printed.
+            StopReason::Fault(f) => crate::log::say(Level::Info, format_args!("epsim: {f}")),
+            StopReason::Breakpoint { core, pc } => crate::log::say(
+                Level::Info,
+                format_args!("epsim: {core} halted at a breakpoint at pc {pc:#010x}"),
+            ),
+            StopReason::Signalled { core, signal } => crate::log::say(
+                Level::Info,
+                format_args!("epsim: {core} killed itself with signal {signal}"),
+            ),
+            StopReason::Dma { core, error } => crate::log::say(
+                Level::Info,
+                format_args!("epsim: {core}: DMA error: {error}"),
+            ),
         }
         false
     }
@@ -888,6 +1018,7 @@ impl Sim {
             if let Some(c) = watch.reached() {
                 self.idle = false;
                 self.now = self.now.max(c);
+                self.publish_clock();
                 return true;
             }
             let limit = matches!(stop, StopReason::CycleLimit { .. });
@@ -895,10 +1026,12 @@ impl Sim {
                 if limit {
                     self.now = self.now.max(end);
                 }
+                self.publish_clock();
                 return false;
             }
         }
         self.now = self.now.max(end);
+        self.publish_clock();
         false
     }
 
@@ -920,17 +1053,29 @@ impl Sim {
         }
     }
 
-    /// Charges a host call: `cycles`, and the transactions it made. In
-    /// deterministic mode the chip runs for that long.
+    /// Charges a host call: `cycles`, and the transactions it made. The
+    /// call took effect at the host's clock; the chip now runs for as long
+    /// as the call takes, in both run modes, so the call returns when the
+    /// chip has reached the host's clock after it (README "Host access
+    /// costs").
     fn charge(&mut self, cycles: u64, writes: u64, reads: u64) {
         self.stats.calls += 1;
         self.stats.host_cycles += cycles;
         self.stats.write_txns += writes;
         self.stats.read_txns += reads;
-        if self.mode == RunMode::Deterministic {
-            let target = self.now + cycles;
-            self.run_to(target);
+        let target = self.now + cycles;
+        self.run_to(target);
+        if self.mode == RunMode::Free {
+            self.last_call = Some(crate::hosttime::real_monotonic_ns());
         }
+    }
+
+    /// How long (real time) the free-running thread is still to leave the
+    /// pace to the host, if it is: a host call ended less than
+    /// [`HOST_QUIET_NS`] ago.
+    fn host_busy(&self) -> Option<Duration> {
+        let since = crate::hosttime::real_monotonic_ns().saturating_sub(self.last_call?);
+        (since < HOST_QUIET_NS).then(|| Duration::from_nanos(HOST_QUIET_NS - since))
     }
 
     /// Before the host acts on core `i`: no run-ahead left, and a core
@@ -988,11 +1133,36 @@ impl Sim {
     }
 }
 
+/// Every thread of the program has ended (crate::lifetime): writes out what
+/// the program's end would have (the cores' unfinished lines, the trace)
+/// and ends the process, as the last thread's exit does.
+fn last_thread_gone(inner: &Inner) -> ! {
+    let mut g = inner.sim.lock().unwrap_or_else(PoisonError::into_inner);
+    g.machine.sys.flush_lines();
+    if let Some(mut t) = g.machine.trace.take() {
+        if let Err(e) = t.finish() {
+            crate::log::say(
+                Level::Error,
+                format_args!("epsim: the trace could not be written: {e}"),
+            );
+        }
+    }
+    inner.closed.store(true, Ordering::Release);
+    drop(g);
+    crate::lifetime::end_process()
+}
+
 /// The free-running thread: the chip advances a slice at a time while
 /// anything can run, host calls and slices taking turns; when nothing can
 /// run it waits for a host call (or a millisecond).
 fn free_run(inner: &Inner) {
+    // This thread's sleeps and clocks are real ones (crate::hosttime).
+    crate::hosttime::mark_internal();
+    let mut alone = crate::lifetime::Watch::new();
     while !inner.stop.load(Ordering::Acquire) {
+        if alone.all_others_gone() {
+            last_thread_gone(inner);
+        }
         // One waiting host call goes before each slice (and a host that
         // calls without pause still leaves the chip a slice between calls).
         let turn = inner.turns.load(Ordering::Acquire);
@@ -1006,7 +1176,23 @@ fn free_run(inner: &Inner) {
             std::thread::sleep(Duration::from_millis(5));
             continue;
         }
+        // A sleeping host runs the chip itself (sleep_cycles), to the
+        // cycle its sleep ends.
+        if inner.sleepers.load(Ordering::Acquire) > 0 {
+            std::thread::sleep(Duration::from_micros(200));
+            continue;
+        }
         let mut g = inner.sim.lock().unwrap_or_else(PoisonError::into_inner);
+        // A host busy with e-hal calls sets the pace: each call runs the
+        // chip for its cost (Sim::charge), as a board's host polling the
+        // chip sees it move. The chip runs on its own once the host has
+        // made no call for HOST_QUIET_NS of real time (it computes, or
+        // waits in a way that does not call e-hal).
+        if let Some(wait) = g.host_busy() {
+            drop(g);
+            std::thread::sleep(wait);
+            continue;
+        }
         if g.idle {
             g = inner
                 .wake
@@ -1015,6 +1201,10 @@ fn free_run(inner: &Inner) {
                 .0;
             if inner.stop.load(Ordering::Acquire) {
                 break;
+            }
+            // A host call came meanwhile (it woke this thread): look again.
+            if g.host_busy().is_some() {
+                continue;
             }
         }
         let target = g.now + FREE_SLICE;

@@ -5,6 +5,9 @@
 
 pub mod ffi;
 pub mod host;
+pub mod hosttime;
+pub mod lifetime;
+pub mod log;
 pub mod platform;
 pub mod shm;
 pub mod view_server;

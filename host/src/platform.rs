@@ -117,8 +117,7 @@ impl Platform {
             .or(from_home);
         match path {
             Some(path) => {
-                let text = std::fs::read_to_string(&path)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let text = read_hdf(&path).map_err(|e| format!("{}: {e}", path.display()))?;
                 Platform::parse_hdf(&text).map_err(|e| format!("{}: {e}", path.display()))
             }
             None => Ok(Platform::parallella16()),
@@ -254,6 +253,26 @@ impl Platform {
     }
 }
 
+/// The most an HDF file may hold: a real one is a few hundred bytes.
+pub const HDF_MAX_BYTES: u64 = 64 * 1024;
+
+/// Reads an HDF file, at most [`HDF_MAX_BYTES`] of it (`/dev/zero` or a
+/// stream that never ends is refused, not read for ever).
+fn read_hdf(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(HDF_MAX_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > HDF_MAX_BYTES {
+        return Err(format!(
+            "more than {HDF_MAX_BYTES} bytes: not a hardware description (HDF) file"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|_| "not a text (UTF-8) file: not an HDF file".into())
+}
+
 fn parse_num(v: &str) -> Option<u64> {
     match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
         Some(hex) => u64::from_str_radix(hex, 16).ok(),
@@ -316,5 +335,24 @@ EMEM_TYPE RDWR
             .replace("CHIP_COL 8", "CHIP_COL 30")
             .replace("CHIP E16G301", "CHIP E64G401");
         assert!(Platform::parse_hdf(&covering).is_err());
+    }
+
+    #[test]
+    fn an_endless_or_binary_hdf_is_refused_after_a_bounded_read() {
+        let e = Platform::from_env(Some(Path::new("/dev/zero"))).unwrap_err();
+        assert!(
+            e.starts_with("/dev/zero: more than 65536 bytes: not a hardware description"),
+            "{e}"
+        );
+        let dir = std::env::temp_dir().join(format!("epsim-hdf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bin = dir.join("binary.hdf");
+        std::fs::write(&bin, [0xff, 0xfe, 0]).unwrap();
+        let e = Platform::from_env(Some(&bin)).unwrap_err();
+        assert!(
+            e.ends_with("not a text (UTF-8) file: not an HDF file"),
+            "{e}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -41,12 +41,20 @@ fn lib_dir() -> &'static Path {
         let link = dir.join("libe-hal.so");
         let _ = std::fs::remove_file(&link);
         std::os::unix::fs::symlink(&lib, &link).unwrap();
+        // What `make -C host install` puts beside it: `-le-loader` finds
+        // a linker script naming libe-hal.
+        std::fs::copy(
+            root().join("host/libe-loader.so"),
+            dir.join("libe-loader.so"),
+        )
+        .unwrap();
         dir
     })
 }
 
 /// Builds the C program `src` (extra include directories `includes`) into
-/// `lib_dir()/name`, linked with `-le-hal`.
+/// `lib_dir()/name`, linked as the ESDK's examples link:
+/// `-le-hal -le-loader -lpthread`.
 fn build(src: &Path, name: &str, includes: &[PathBuf]) -> PathBuf {
     let dir = lib_dir();
     let out = dir.join(name);
@@ -62,7 +70,7 @@ fn build(src: &Path, name: &str, includes: &[PathBuf]) -> PathBuf {
         .arg(&out)
         .arg("-L")
         .arg(dir)
-        .arg("-le-hal")
+        .args(["-le-hal", "-le-loader", "-lpthread"])
         .arg(format!("-Wl,-rpath,{}", dir.display()));
     let o = cc.output().expect("cc runs");
     assert!(
@@ -98,6 +106,7 @@ fn run_env(
         .env_remove("EPIPHANY_HDF")
         .env_remove("EPIPHANY_HOME")
         .env_remove("EPSIM_VERBOSE")
+        .env_remove("EPSIM_LOG")
         .env_remove("EPSIM_TIMING");
     for (k, v) in env {
         cmd.env(k, v);
@@ -465,4 +474,171 @@ fn the_cores_unfinished_lines_are_written_when_the_host_is_done() {
             assert_eq!(out, want, "{mode} {when}\n{err}");
         }
     }
+}
+
+#[test]
+fn every_esdk_name_is_there_and_dead_objects_are_refused() {
+    // Issue 15 defect 6 (names, values, ee_reset_core, e_shm_init,
+    // -le-loader) and issue 14 (a second e_init, objects used after
+    // e_finalize, the clock's limit, e_init("/dev/zero")).
+    let exe = build(&root().join("host/tests/c/esdk.c"), "esdk_names", &[]);
+    let hdf = lib_dir().join("esdk-e64.hdf");
+    std::fs::write(
+        &hdf,
+        "PLATFORM_VERSION PARALLELLA6401\nNUM_CHIPS 1\nCHIP E64G401\nCHIP_ROW 32\nCHIP_COL 8\n\
+         NUM_EXT_MEMS 1\nEMEM ext0\nEMEM_BASE_ADDRESS 0x8e000000\nEMEM_EPI_BASE 0x8e000000\n\
+         EMEM_SIZE 0x02000000\nEMEM_TYPE RDWR\n",
+    )
+    .unwrap();
+    let elf = root().join("examples/hello/hello_dev.elf");
+    let o = run(
+        &exe,
+        &root(),
+        "deterministic",
+        &[elf.to_str().unwrap(), hdf.to_str().unwrap()],
+    );
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains(", 0 failures"), "{out}\n{err}");
+    // Each refusal says why (log level warn, the default).
+    for why in [
+        "e-hal: e_init: /dev/zero: more than 65536 bytes: not a hardware description (HDF) file",
+        "e-hal: e_init: already initialized with platform PARALLELLA1601 (E16G301 at (32,8)); \
+         call e_finalize before e_init with another (E64G401 at (32,8))",
+        "e-hal: epsim_run: 18446744073709551615 cycles from cycle ",
+        "e-hal: e_read: dev was opened before e_finalize: it is closed",
+        "e-hal: e_close: dev was opened before e_finalize: it is closed",
+        "e-hal: e_free: the buffer was made before e_finalize: it is freed",
+        "e-hal: ee_reset_core: 1 x 1 cores at (4,0) are outside the 4 x 4 group",
+    ] {
+        assert!(err.contains(why), "stderr lacks {why:?}:\n{err}");
+    }
+}
+
+/// Runs `exe` like [`run_env`], but fails the test if it has not ended
+/// after `limit`.
+fn run_within(exe: &Path, mode: &str, args: &[&str], limit: std::time::Duration) -> Output {
+    use std::process::Stdio;
+    let mut child = Command::new(exe)
+        .args(args)
+        .current_dir(root())
+        .env("EPSIM_MODE", mode)
+        .env_remove("EPIPHANY_HDF")
+        .env_remove("EPIPHANY_HOME")
+        .env_remove("EPSIM_VERBOSE")
+        .env_remove("EPSIM_LOG")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "{mode}: {} has not ended after {limit:?}:\n{}\n{}",
+                exe.display(),
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn a_process_whose_main_thread_calls_pthread_exit_ends_with_its_last_thread() {
+    // Issue 15, defect 7: ePython's host ends main with pthread_exit; the
+    // library's chip thread must not keep the process alive, and the
+    // process's end flushes the program's stdio (the last words have no
+    // newline) as exit(0) does.
+    let exe = build(
+        &root().join("host/tests/c/pthread_exit.c"),
+        "pthread_exit",
+        &[],
+    );
+    let elf = root().join("examples/hello/hello_dev.elf");
+    for mode in ["free", "deterministic"] {
+        let o = run_within(
+            &exe,
+            mode,
+            &[elf.to_str().unwrap()],
+            std::time::Duration::from_secs(60),
+        );
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{mode}: {:?}\n{out}\n{err}", o.status);
+        // (In free mode the cores may greet before the main thread's line.)
+        assert!(out.contains("main: leaving\n"), "{mode}: {out}");
+        assert_eq!(hello_lines(&out).len(), 2, "{mode}: {out}");
+        assert!(
+            out.ends_with("worker: cores done (ok)\nworker: last words"),
+            "{mode}: {out}"
+        );
+        assert!(err.is_empty(), "{mode}: {err}");
+    }
+}
+
+#[test]
+fn diagnostics_follow_epsim_log_and_the_host_verbosity() {
+    // Issue 15, defect 10: a core stopped at a breakpoint is not reported
+    // by default (the board says nothing); a failed call is (the board's
+    // e-hal warns). EPSIM_LOG and e_set_host_verbosity say more or less.
+    let exe = build(&root().join("host/tests/c/diag.c"), "diag", &[]);
+    let elf = root().join("examples/hello/hello_dev.elf");
+    let bkpt = "epsim: core (32,8) 0x808 halted at a breakpoint at pc 0x00000000\n";
+    let bad = "e-hal: e_read: core (5,5) is outside the 1 x 1 group\n";
+    let cases: [(&str, &str, String); 8] = [
+        ("", "", bad.to_string()),
+        ("warn", "", bad.to_string()),
+        ("info", "", format!("{bkpt}{bad}")),
+        ("debug", "", format!("{bkpt}{bad}")),
+        ("error", "", String::new()),
+        ("off", "", String::new()),
+        ("", "verbose", format!("{bkpt}{bad}")),
+        ("off", "verbose", format!("{bkpt}{bad}")),
+    ];
+    for mode in ["free", "deterministic"] {
+        for (log, arg, want) in &cases {
+            let mut args = vec![elf.to_str().unwrap()];
+            if !arg.is_empty() {
+                args.push(arg);
+            }
+            let o = run_env(
+                &exe,
+                &root(),
+                mode,
+                &args,
+                &[("EPSIM_LOG", std::ffi::OsStr::new(log))],
+            );
+            let (out, err) = text(&o);
+            assert!(o.status.success(), "{mode} {log} {arg}: {out}\n{err}");
+            assert_eq!(out, "diag: halted 1\n", "{mode} {log} {arg}");
+            assert_eq!(&err, want, "{mode} EPSIM_LOG={log} {arg}");
+        }
+    }
+    // The old switch, and a bad setting (refused by e_init, and said).
+    let o = run_env(
+        &exe,
+        &root(),
+        "deterministic",
+        &[elf.to_str().unwrap()],
+        &[("EPSIM_VERBOSE", std::ffi::OsStr::new("1"))],
+    );
+    assert_eq!(text(&o).1, format!("{bkpt}{bad}"));
+    let o = run_env(
+        &exe,
+        &root(),
+        "deterministic",
+        &[elf.to_str().unwrap()],
+        &[("EPSIM_LOG", std::ffi::OsStr::new("loud"))],
+    );
+    let (out, err) = text(&o);
+    assert!(!o.status.success());
+    assert_eq!(out, "diag: no e_init\n");
+    assert_eq!(
+        err,
+        "e-hal: e_init: EPSIM_LOG=\"loud\": expected off, error, warn, info or debug\n"
+    );
 }

@@ -186,7 +186,7 @@ int main(int argc, char **argv)
     CHECK(table != NULL && table->magic == SHM_MAGIC);
     CHECK(table->regions[0].valid == 1 && table->regions[0].refcnt == 2);
     CHECK(strcmp(table->regions[0].shm_seg.name, "test_region") == 0);
-    CHECK(table->regions[0].shm_seg.paddr == (uint64_t)shm.ephy_base);
+    CHECK((uintptr_t)table->regions[0].shm_seg.paddr == (uintptr_t)shm.ephy_base);
     CHECK(table->regions[0].shm_seg.size == 1000);
     CHECK(e_write(&shm, 0, 0, 0, "shared", 7) == 7 && strcmp(shm2.base, "shared") == 0);
     CHECK(e_write(&shm, 0, 0, 996, "12345", 5) == E_ERR);
