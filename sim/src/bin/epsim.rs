@@ -474,9 +474,8 @@ fn run(
 
 fn disasm(program: &Path) -> ExitCode {
     // objdump's listing needs no memory map: any Epiphany ELF will do.
-    let listing = epsim_sim::disasm::read_elf(program).and_then(|elf| {
-        epsim_sim::disasm::objdump(program.as_os_str().as_encoded_bytes(), &elf)
-    });
+    let listing = epsim_sim::disasm::read_elf(program)
+        .and_then(|elf| epsim_sim::disasm::objdump(program.as_os_str().as_encoded_bytes(), &elf));
     let listing = match listing {
         Ok(l) => l,
         Err(e) => {

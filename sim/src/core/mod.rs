@@ -939,7 +939,11 @@ fn guest_fault<const REC: bool>(
         // The state names the instruction the core stopped at (after an
         // FPU fault: the one after it), even in the middle of a block,
         // whose instructions do not keep the PC up to date.
-        s.pc = if kind == FaultKind::Fpu { pc.wrapping_add(len) } else { pc };
+        s.pc = if kind == FaultKind::Fpu {
+            pc.wrapping_add(len)
+        } else {
+            pc
+        };
         let word = instruction_word(bus, pc);
         return Some(CoreExit::Fault(GuestFault {
             core,
