@@ -1004,18 +1004,8 @@ unsafe fn load(
             Ok(g) => g,
             Err(e) => return e,
         };
-        if rows == 0
-            || cols == 0
-            || u64::from(row) + u64::from(rows) > u64::from(g.rows)
-            || u64::from(col) + u64::from(cols) > u64::from(g.cols)
-        {
-            return fail(
-                call,
-                format!(
-                    "{rows} x {cols} cores at ({row},{col}) are outside the {} x {} group",
-                    g.rows, g.cols
-                ),
-            );
+        if let Err(e) = rect_in_group(call, g, (row, col, rows, cols)) {
+            return e;
         }
         let (grow, gcol) = match on_chip(call, h, g, 0, 0) {
             Ok(rc) => rc,
@@ -1632,6 +1622,30 @@ pub unsafe extern "C" fn ee_mwrite(
     unsafe { ee_mwrite_buf(mbuf, to_addr, buf, size) }
 }
 
+/// Checks that the `rows` x `cols` cores at (`row`, `col`) of the group
+/// `g` exist (none of the arithmetic can wrap); `Err` holds `call`'s failed
+/// return.
+fn rect_in_group(
+    call: &str,
+    g: &e_epiphany_t,
+    (row, col, rows, cols): (c_uint, c_uint, c_uint, c_uint),
+) -> Result<(), c_int> {
+    if rows == 0
+        || cols == 0
+        || u64::from(row) + u64::from(rows) > u64::from(g.rows)
+        || u64::from(col) + u64::from(cols) > u64::from(g.cols)
+    {
+        return Err(fail(
+            call,
+            format!(
+                "{rows} x {cols} cores at ({row},{col}) are outside the {} x {} group",
+                g.rows, g.cols
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// Runs `f` on the cores of the `rows` x `cols` rectangle at (`row`,
 /// `col`) of workgroup `dev`, as chip-relative coordinates.
 ///
@@ -1649,18 +1663,8 @@ unsafe fn on_rect(
             Ok(g) => g,
             Err(e) => return e,
         };
-        if rows == 0
-            || cols == 0
-            || u64::from(row) + u64::from(rows) > u64::from(g.rows)
-            || u64::from(col) + u64::from(cols) > u64::from(g.cols)
-        {
-            return fail(
-                call,
-                format!(
-                    "{rows} x {cols} cores at ({row},{col}) are outside the {} x {} group",
-                    g.rows, g.cols
-                ),
-            );
+        if let Err(e) = rect_in_group(call, g, (row, col, rows, cols)) {
+            return e;
         }
         let mut cores = Vec::with_capacity((rows * cols) as usize);
         for r in row..row + rows {
