@@ -300,6 +300,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "dram_fetch",
         "multicast",
         "mesh_events",
+        "dma_stream",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
