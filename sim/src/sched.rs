@@ -43,8 +43,12 @@
 //!   memory, or to its DMA registers), and its fetch of a line of code in
 //!   another core's SRAM, stops it before the instruction. The
 //!   scheduler finds the cycle it would issue in, and when that cycle is
-//!   the earliest action of all, injects the packet (retrying a cycle
-//!   later while the node's queue is full). A store is posted: the core
+//!   the earliest action of all, injects the packet. While the node's
+//!   queue is full the core (or a DMA engine's move) retries at the
+//!   network's next event, the first cycle a place can free: every retry
+//!   before it would be refused, so this gives what retrying every cycle
+//!   gives (a DMA engine whose registers are written retries at once). A
+//!   store is posted: the core
 //!   resumes at once (the instruction waits only as long as the queue was
 //!   full). A load waits for the response; the instruction then executes
 //!   again with the data, which becomes ready
