@@ -855,18 +855,51 @@ impl Machine {
             return None;
         }
         let start = core.stats.cycles;
-        let budget = horizon.saturating_sub(start).max(1);
-        let mut shared = Shared {
-            dram: &mut self.dram,
-            ext_base: self.config.ext_base,
+        let mut budget = horizon.saturating_sub(start).max(1);
+        let exit = loop {
+            let mut shared = Shared {
+                dram: &mut self.dram,
+                ext_base: self.config.ext_base,
+            };
+            let exit = core.run(
+                &mut shared,
+                budget,
+                self.config.fault_policy,
+                self.config.mode,
+                self.trace.as_mut(),
+            );
+            // A read of its own DMA registers (a core polling a channel's
+            // status) issuing before `horizon` is answered here: until
+            // then neither the engine (its next move is at the horizon at
+            // the earliest) nor anything reaching the core (a read's data,
+            // a write to the registers) changes what it reads, so this is
+            // what the machine would answer when the read became the
+            // earliest action of all (`emit`), without the round trip.
+            let CoreExit::Remote { access, .. } = exit else {
+                break exit;
+            };
+            let own = access.addr & 0xFFF0_0000 == core.id.global_base()
+                && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF));
+            if !own || access.kind != RemoteKind::Load {
+                break exit;
+            }
+            let issue = core.probe_issue(&mut shared, &access);
+            if issue >= horizon {
+                t.agents[i].wait = Wait::Emit {
+                    access,
+                    issue,
+                    at: issue,
+                };
+                return None;
+            }
+            let value = core.serve(&mut shared, access, issue);
+            core.answer = Some(Answer {
+                addr: access.addr,
+                value,
+                latency: 0,
+            });
+            budget = horizon.saturating_sub(core.stats.cycles).max(1);
         };
-        let exit = core.run(
-            &mut shared,
-            budget,
-            self.config.fault_policy,
-            self.config.mode,
-            self.trace.as_mut(),
-        );
         match exit {
             CoreExit::Budget | CoreExit::Idle => None,
             CoreExit::Remote { access, .. } => {
