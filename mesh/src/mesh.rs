@@ -500,7 +500,6 @@ impl Mesh {
     /// queue is checked as of `now` (everything injected so far counts),
     /// which is exact when the caller has advanced to `t` first.
     pub fn inject(&mut self, t: Cycle, p: Packet) -> Result<(), InjectError> {
-        *self.bounds.get_mut() = None;
         let src = self
             .geo
             .index(p.src)
@@ -537,6 +536,13 @@ impl Mesh {
             ready,
         });
         let at = ready.max(ni.free);
+        // The bounds cached stay those of the other packets: add this one's
+        // (as `all_bounds` would).
+        if let Some(f) = self.nis[key].q.back().copied() {
+            let floor = self.now.saturating_mul(2).saturating_add(1);
+            let b = self.onward(src, &f, at.max(floor));
+            self.bound_add(to, b);
+        }
         self.busy_nis.insert(key);
         self.wake_ni(key, at);
         self.in_flight += 1;
@@ -551,7 +557,6 @@ impl Mesh {
     /// receive queue is checked as of `now`; `t` must be at least `now`
     /// and the previous `inject_external`'s `t`.
     pub fn inject_external(&mut self, t: Cycle, p: Packet) -> Result<(), InjectError> {
-        *self.bounds.get_mut() = None;
         if self.geo.elink.is_none() {
             return Err(InjectError::NoELink);
         }
@@ -581,6 +586,14 @@ impl Mesh {
             net,
             ready,
         });
+        if let (Some(side), Some(f)) = (self.geo.elink, self.rx.back().copied()) {
+            let floor = self.now.saturating_mul(2).saturating_add(1);
+            let s = ready.max(self.rx_busy).max(floor);
+            if let Some(entry) = self.geo.index(self.geo.edge_router(side, f.dst)) {
+                let b = self.onward(entry, &f, s.saturating_add(self.k.rx));
+                self.bound_add(f.to, b);
+            }
+        }
         self.wake_rx(ready.max(self.rx_busy));
         self.in_flight += 1;
         self.stats.totals.injected[net.index()] += 1;
@@ -593,7 +606,6 @@ impl Mesh {
     /// External), then net (C, R, X). Does nothing if `to <= now`. With
     /// nothing in flight it costs O(1) whatever the distance.
     pub fn advance(&mut self, to: Cycle, out: &mut Vec<Arrival>) {
-        *self.bounds.get_mut() = None;
         if to <= self.now {
             return;
         }
@@ -604,7 +616,17 @@ impl Mesh {
             if t > limit {
                 break;
             }
+            // Packets move: the cached bounds no longer hold.
+            *self.bounds.get_mut() = None;
             self.step(t);
+        }
+        // With nothing moved, the cached bounds (each later than the old
+        // `now`) remain lower bounds; one that `to` reached is worked out
+        // again.
+        if let Some(all) = self.bounds.get_mut() {
+            if all.iter().any(|&b| b <= limit) {
+                *self.bounds.get_mut() = None;
+            }
         }
         while let Some(Reverse(d)) = self.deliveries.peek().copied() {
             if d.tick > limit {
@@ -643,6 +665,15 @@ impl Mesh {
             Dest::External => EXTERNAL,
         };
         self.bound(Some(want)).map(ceil_cycle)
+    }
+
+    /// The first cycle in which the network can change anything on its
+    /// own (its next pending event, `None`: none). Until then, and until
+    /// something is injected, a queue that refused a packet stays full, so
+    /// an injection retried earlier is refused again.
+    pub fn next_event(&self) -> Option<Cycle> {
+        let t = self.wheel.next();
+        (t != u64::MAX).then(|| ceil_cycle(t))
     }
 
     /// [`Mesh::next_arrival_bound`] over every destination.
@@ -1106,6 +1137,20 @@ impl Mesh {
     }
 
     // Bounds for the scheduler.
+
+    /// Lowers the cached bound of destination `to` (a node index or
+    /// `EXTERNAL`) to `tick`, for a packet just added.
+    fn bound_add(&mut self, to: u32, tick: u64) {
+        let n = self.n;
+        if let Some(all) = self.bounds.get_mut() {
+            let slot = if to == EXTERNAL {
+                n
+            } else {
+                (to as usize).min(n)
+            };
+            all[slot] = all[slot].min(tick);
+        }
+    }
 
     /// The earliest tick at which a packet for `want` (any if `None`) can
     /// be delivered.

@@ -4,6 +4,11 @@
 //! reports to core (0,0) through the mesh), in exact timed mode and in
 //! functional mode.
 //!
+//! `dma_stream` (issue 16): the 16 cores each write a region of DRAM,
+//! then stream it back into SRAM by DMA, double buffered, checksumming
+//! each block while the next arrives; its cost is the scheduler's work for
+//! stalled stores, refused injections and DMA engines, not instructions.
+//!
 //! Run: `cargo bench -p epsim-sim --bench multicore`. Criterion reports
 //! the throughput in elements (= simulated instructions, all cores) per
 //! second.
@@ -83,5 +88,22 @@ fn e64(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, e16, e64);
+fn dma_stream(c: &mut Criterion) {
+    bench(
+        c,
+        "dma_stream_timed",
+        "dma_stream.elf",
+        Config::parallella16(),
+        Mode::Timed,
+    );
+    bench(
+        c,
+        "dma_stream_functional",
+        "dma_stream.elf",
+        Config::parallella16(),
+        Mode::Functional,
+    );
+}
+
+criterion_group!(benches, e16, e64, dma_stream);
 criterion_main!(benches);

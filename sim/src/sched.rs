@@ -43,8 +43,12 @@
 //!   memory, or to its DMA registers), and its fetch of a line of code in
 //!   another core's SRAM, stops it before the instruction. The
 //!   scheduler finds the cycle it would issue in, and when that cycle is
-//!   the earliest action of all, injects the packet (retrying a cycle
-//!   later while the node's queue is full). A store is posted: the core
+//!   the earliest action of all, injects the packet. While the node's
+//!   queue is full the core (or a DMA engine's move) retries at the
+//!   network's next event, the first cycle a place can free: every retry
+//!   before it would be refused, so this gives what retrying every cycle
+//!   gives (a DMA engine whose registers are written retries at once). A
+//!   store is posted: the core
 //!   resumes at once (the instruction waits only as long as the queue was
 //!   full). A load waits for the response; the instruction then executes
 //!   again with the data, which becomes ready
@@ -217,6 +221,9 @@ pub struct Timed {
     /// Fetches of DRAM code on their way to external memory, in time
     /// order: (arrival, core, cycle sent, the access).
     fetches: VecDeque<(u64, usize, u64, RemoteAccess)>,
+    /// Cores whose access or DMA move the mesh refused (a full queue) and
+    /// that retry only once the network has changed (`Timed::refused_at`).
+    refused: Vec<usize>,
 }
 
 /// A core's place in the scheduler's queue: its first action (if any) and
@@ -276,6 +283,7 @@ impl Timed {
             port_back,
             min_out,
             fetches: VecDeque::new(),
+            refused: Vec::new(),
             dram_reads: 0,
             mesh,
             agents: vec![agent; m.cores.len()],
@@ -323,6 +331,39 @@ impl Timed {
         let pos = inbox.partition_point(|&(when, _)| when <= at);
         inbox.insert(pos, (at, d));
         self.dirty.push(k);
+    }
+
+    /// The cycle to retry an injection the mesh refused (the queue was
+    /// full), at the earliest `next`: the first cycle the network can
+    /// change on its own. Until then every retry would be refused again:
+    /// a queue frees a place only in one of the network's own events (a
+    /// packet moving on), and packets injected meanwhile only take places
+    /// (they cannot free one earlier: every blocked packet already waits
+    /// for its own wake-up). A DMA engine reprogrammed meanwhile may want
+    /// another move, so it retries at once (`wake_refused`).
+    fn refused_at(&mut self, k: usize, next: u64) -> u64 {
+        if !self.refused.contains(&k) {
+            self.refused.push(k);
+        }
+        self.mesh.next_event().map_or(next, |e| e.max(next))
+    }
+
+    /// A DMA engine's registers were written at cycle `at`: every refused
+    /// injection is retried from the next cycle on.
+    fn wake_refused(&mut self, at: u64) {
+        let retry = at + 1;
+        for k in std::mem::take(&mut self.refused) {
+            let a = &mut self.agents[k];
+            if let Wait::Emit { at: r, issue, .. } = &mut a.wait {
+                // (Not before its instruction issues: a core may wait to
+                // send an access that was never refused.)
+                *r = (*r).min(retry.max(*issue));
+            }
+            if let Some(r) = &mut a.dma_retry {
+                *r = (*r).min(retry);
+            }
+            self.dirty.push(k);
+        }
     }
 
     fn untag(&mut self, tag: u64) -> Option<Payload> {
@@ -814,18 +855,51 @@ impl Machine {
             return None;
         }
         let start = core.stats.cycles;
-        let budget = horizon.saturating_sub(start).max(1);
-        let mut shared = Shared {
-            dram: &mut self.dram,
-            ext_base: self.config.ext_base,
+        let mut budget = horizon.saturating_sub(start).max(1);
+        let exit = loop {
+            let mut shared = Shared {
+                dram: &mut self.dram,
+                ext_base: self.config.ext_base,
+            };
+            let exit = core.run(
+                &mut shared,
+                budget,
+                self.config.fault_policy,
+                self.config.mode,
+                self.trace.as_mut(),
+            );
+            // A read of its own DMA registers (a core polling a channel's
+            // status) issuing before `horizon` is answered here: until
+            // then neither the engine (its next move is at the horizon at
+            // the earliest) nor anything reaching the core (a read's data,
+            // a write to the registers) changes what it reads, so this is
+            // what the machine would answer when the read became the
+            // earliest action of all (`emit`), without the round trip.
+            let CoreExit::Remote { access, .. } = exit else {
+                break exit;
+            };
+            let own = access.addr & 0xFFF0_0000 == core.id.global_base()
+                && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF));
+            if !own || access.kind != RemoteKind::Load {
+                break exit;
+            }
+            let issue = core.probe_issue(&mut shared, &access);
+            if issue >= horizon {
+                t.agents[i].wait = Wait::Emit {
+                    access,
+                    issue,
+                    at: issue,
+                };
+                return None;
+            }
+            let value = core.serve(&mut shared, access, issue);
+            core.answer = Some(Answer {
+                addr: access.addr,
+                value,
+                latency: 0,
+            });
+            budget = horizon.saturating_sub(core.stats.cycles).max(1);
         };
-        let exit = core.run(
-            &mut shared,
-            budget,
-            self.config.fault_policy,
-            self.config.mode,
-            self.trace.as_mut(),
-        );
         match exit {
             CoreExit::Budget | CoreExit::Idle => None,
             CoreExit::Remote { access, .. } => {
@@ -933,6 +1007,7 @@ impl Machine {
             let value = self.cores[i].serve(&mut shared, access, at);
             let latency = (at - issue) as u32;
             self.answer(t, i, access, value, latency);
+            t.wake_refused(at);
             return self.dma_stop(i);
         }
         let (kind, payload) = match access.kind {
@@ -987,10 +1062,11 @@ impl Machine {
             },
             Err(InjectError::Full) => {
                 t.untag(tag);
+                let retry = t.refused_at(i, at.max(t.mesh.now()) + 1);
                 t.agents[i].wait = Wait::Emit {
                     access,
                     issue,
-                    at: at.max(t.mesh.now()) + 1,
+                    at: retry,
                 };
             }
             Err(_) => {
@@ -1115,6 +1191,10 @@ impl Machine {
                     ext_base: self.config.ext_base,
                 };
                 let _ = self.cores[i].serve(&mut shared, access, at);
+                if (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
+                    // A DMA engine reprogrammed.
+                    t.wake_refused(at);
+                }
                 self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
                 self.cores[i].mesh_traffic(1);
                 if message {
@@ -1464,7 +1544,7 @@ impl Machine {
                 }
                 // Refused: the network is busy; the same move next cycle.
                 Err(None) => {
-                    t.agents[i].dma_retry = Some(now + 1);
+                    t.agents[i].dma_retry = Some(t.refused_at(i, now + 1));
                     break;
                 }
                 Err(Some(addr)) => core.dma.fault(ch, addr),

@@ -323,6 +323,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "multicast",
         "mesh_events",
         "wand_idle",
+        "dma_stream",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
