@@ -382,7 +382,11 @@ pub fn parse_dram(s: &str) -> Result<(u32, u32), String> {
     let (base, size) = (num(b)?, num(z)?);
     // A size of 4 GiB fits the address space at base 0 but not a u32: it
     // would cover every core anyway.
-    if base.saturating_add(size) > 1 << 32 || size > u64::from(u32::MAX) || size % 8 != 0 {
+    if base > u64::from(u32::MAX)
+        || base.saturating_add(size) > 1 << 32
+        || size > u64::from(u32::MAX)
+        || size % 8 != 0
+    {
         return Err(format!(
             "DRAM of {size:#x} bytes at {base:#x} must be a multiple of 8 bytes inside the 32-bit address space"
         ));
