@@ -321,6 +321,9 @@ pub unsafe extern "C" fn e_init(hdf: *mut c_char) -> c_int {
         if let Err(e) = log::check_env() {
             return fail("e_init", e);
         }
+        if let Err(e) = crate::dramwatch::check_env() {
+            return fail("e_init", e);
+        }
         let path = if hdf.is_null() {
             None
         } else {
@@ -464,6 +467,10 @@ pub unsafe extern "C" fn e_finalize() -> c_int {
             // itself.
             std::mem::forget(old);
             return E_OK;
+        }
+        // The program's view of DRAM goes first (crate::dramwatch).
+        if let Some(g) = old.as_ref() {
+            crate::dramwatch::detach(&g.host);
         }
         // Stops the free-running thread; the e_alloc pointers die with it.
         drop(old);
@@ -687,7 +694,7 @@ pub unsafe extern "C" fn e_alloc(mbuf: *mut e_mem_t, offset: off_t, size: usize)
         let phy = p.emem.phy_base as off_t + offset;
         let page_offset = phy & 0xfff;
         // SAFETY: offset + size lies inside the DRAM.
-        let base = unsafe { h.dram_ptr().add(offset as usize) };
+        let base = unsafe { crate::dramwatch::program_ptr(h).add(offset as usize) };
         let m = e_mem_t {
             objtype: E_EXT_MEM,
             phy_base: phy,
@@ -740,10 +747,12 @@ pub unsafe extern "C" fn e_free(mbuf: *mut e_mem_t) -> c_int {
 
 /// The DRAM offset of `from` in buffer `m`, checked for `n` bytes.
 fn dram_offset(call: &str, h: &Host, m: &e_mem_t, from: off_t, n: usize) -> Result<u32, c_int> {
-    let base = (m.base as usize).wrapping_sub(h.dram_ptr() as usize);
-    if m.base.is_null() || base as u64 + m.emap_size as u64 > u64::from(h.dram_size()) {
+    let base = crate::dramwatch::offset_of(h, m.base as usize);
+    let Some(base) = base.filter(|&b| {
+        !m.base.is_null() && b as u64 + m.emap_size as u64 <= u64::from(h.dram_size())
+    }) else {
         return Err(fail(call, "the buffer is not one of this chip's (freed?)"));
-    }
+    };
     if from < 0 || from as u64 + n as u64 > m.emap_size as u64 {
         return Err(fail(
             call,
@@ -1239,7 +1248,7 @@ fn with_table<T>(
         u64::from(p.emem.ephy_base) + u64::from(shm::SHM_OFFSET),
         p.emem.phy_base + u64::from(shm::SHM_OFFSET),
     );
-    let host_table = h.dram_ptr() as u64 + u64::from(shm::SHM_OFFSET);
+    let host_table = crate::dramwatch::program_ptr(h) as u64 + u64::from(shm::SHM_OFFSET);
     let out = f(&mut t, host_table);
     if t != before {
         h.write_dram(shm::SHM_OFFSET, &t)
@@ -1261,7 +1270,7 @@ unsafe fn shm_mem(h: &Host, mbuf: *mut e_mem_t, r: &shm::Region) {
     let p = h.platform();
     let off = u64::from(shm::SHM_OFFSET) + u64::from(r.offset);
     // SAFETY: the region lies inside the DRAM.
-    let base = unsafe { h.dram_ptr().add(off as usize) };
+    let base = unsafe { crate::dramwatch::program_ptr(h).add(off as usize) };
     let m = e_mem_t {
         objtype: E_SHARED_MEM,
         phy_base: (p.emem.phy_base + off) as off_t,
@@ -1373,7 +1382,11 @@ pub extern "C" fn e_shm_get_shmtable() -> *mut c_void {
         };
         match with_table(&g.host, |_, _| Ok(())) {
             // SAFETY: the table lies inside the DRAM (checked by with_table).
-            Ok(_) => unsafe { g.host.dram_ptr().add(shm::SHM_OFFSET as usize).cast() },
+            Ok(_) => unsafe {
+                crate::dramwatch::program_ptr(&g.host)
+                    .add(shm::SHM_OFFSET as usize)
+                    .cast()
+            },
             Err(e) => {
                 fail("e_shm_get_shmtable", e);
                 null_mut()
@@ -1825,6 +1838,7 @@ pub extern "C" fn epsim_set_mode(mode: c_int) -> c_int {
             }
         };
         h.set_mode(m);
+        crate::dramwatch::set_mode(h, m);
         E_OK
     })
 }

@@ -3,6 +3,7 @@
 //! function of ESDK 2016.11, the `e_platform` global, and `epsim_*`
 //! controls; headers in `host/include/`). See README "The e-hal drop-in".
 
+pub mod dramwatch;
 pub mod ffi;
 pub mod host;
 pub mod hosttime;

@@ -11,6 +11,8 @@
 // integration tests, rust-clippy#13981).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -26,39 +28,12 @@ fn host_dir() -> &'static Path {
 fn program() -> &'static Path {
     static EXE: OnceLock<PathBuf> = OnceLock::new();
     EXE.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let profile_dir = exe.parent().unwrap().parent().unwrap();
-        let lib = profile_dir.join("examples/libehal_so.so");
-        assert!(
-            lib.exists(),
-            "{} is missing: run `cargo test -p epsim-host` (it builds the example)",
-            lib.display()
-        );
-        let name = exe.file_name().unwrap().to_string_lossy().into_owned();
-        let dir = profile_dir.join("ehal-tests").join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        let link = dir.join("libe-hal.so");
-        let _ = std::fs::remove_file(&link);
-        std::os::unix::fs::symlink(&lib, &link).unwrap();
-        let out = dir.join("hosttime");
-        let o = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-            .args(["-O1", "-Wall", "-Wextra", "-Werror", "-I"])
-            .arg(host_dir().join("include"))
-            .arg(host_dir().join("tests/c/hosttime.c"))
-            .arg("-o")
-            .arg(&out)
-            .arg("-L")
-            .arg(&dir)
-            .arg("-le-hal")
-            .arg(format!("-Wl,-rpath,{}", dir.display()))
-            .output()
-            .expect("cc runs");
-        assert!(
-            o.status.success(),
-            "cc hosttime.c failed:\n{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
-        out
+        common::build_with(
+            &host_dir().join("tests/c/hosttime.c"),
+            "hosttime",
+            &[],
+            &["-le-hal"],
+        )
     })
 }
 

@@ -14,21 +14,14 @@
 // integration tests, rust-clippy#13981).
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use common::{cc, root};
+
 const TARGET: &str = "i686-unknown-linux-gnu";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("invariant: host/ is inside the repository")
-        .to_path_buf()
-}
-
-fn cc() -> String {
-    std::env::var("CC").unwrap_or_else(|_| "cc".into())
-}
 
 /// Why the 32-bit build cannot run here, or None when it can.
 fn missing_prerequisite(scratch: &Path) -> Option<String> {

@@ -1,0 +1,573 @@
+//! Deterministic mode's watch on the DRAM pointer (README "The e-hal
+//! drop-in", "Run modes"): a host program that polls a flag in shared DRAM
+//! through the pointer `e_alloc`/`e_shm_alloc` gave it (ePython's host
+//! does) makes no e-hal call, so in deterministic mode nothing else would
+//! advance the chip and it would wait for ever. With the watch, every
+//! instruction of the program that touches external memory through that
+//! pointer runs the chip by [`ACCESS_CYCLES`] first, the cost of an
+//! `e_read` of one word of DRAM, so a polling host sees the chip move as
+//! it would polling with `e_read`, deterministically.
+//!
+//! How:
+//! * **Two views of one memory.** The simulator's DRAM (the machine's
+//!   byte buffer) is moved, in place and with its contents, onto a memfd
+//!   (`mmap(MAP_FIXED | MAP_SHARED)` over the pages the allocation owns
+//!   alone: a page-aligned buffer of whole pages, or glibc's own mapping of
+//!   a large allocation, checked against `/proc/self/maps`), and the same
+//!   memfd is mapped a second time for the program. The simulator and
+//!   libe-hal's own code use the first view, which is always read-write;
+//!   the pointers the program gets (`e_alloc`, `e_shm_alloc`,
+//!   `e_shm_attach`, `e_shm_get_shmtable`) are into the second, which is
+//!   `PROT_NONE` while the chip is in deterministic mode.
+//! * **One access at a time.** An access of the program there faults
+//!   (SIGSEGV). The handler runs the chip [`ACCESS_CYCLES`] from the
+//!   host's clock (under the simulator's lock, as an e-hal call does),
+//!   opens the page (or pages: an access that crosses into a second page,
+//!   or an instruction with two memory operands, faults again and opens
+//!   that one without a second charge), and returns with the x86 trap flag
+//!   set in the interrupted context: the one faulting instruction
+//!   completes, the CPU traps (SIGTRAP), and that handler clears the flag
+//!   and closes the pages again. So each instruction that touches the
+//!   window is charged once; a `rep movs`/`rep stos` traps after every
+//!   element, so a string copy is charged per element (glibc's `memcpy`
+//!   of 8 KB moves 8 bytes at a time here on x86-64: 1024 accesses).
+//! * **Chaining.** Faults and traps that are not the watch's (outside the
+//!   window, or a trap when this thread is not stepping) go to the
+//!   handler that was installed before (a crash as before for the
+//!   default action).
+//!
+//! Not covered, or not deterministic (README): system calls given a
+//! pointer into the window fail with `EFAULT` while it is protected (the
+//! kernel does not fault for the program: `write(fd, p, n)` from shared
+//! DRAM; copy through a buffer of your own); several threads touching the
+//! window: each access is charged, but their order is the OS's, and one
+//! thread's access may go through unseen while another's is being
+//! stepped on the same page; a program that installs its own SIGSEGV or
+//! SIGTRAP handler after `e_init` replaces the watch; a debugger sees the
+//! single-step traps; an access in a signal handler that interrupted an
+//! access through the pointer is not charged. Only the C drop-in's
+//! pointers are watched (not [`Host::dram_ptr`] of the Rust API), only in
+//! deterministic mode, and only for pointers handed out while the chip was
+//! in deterministic mode (earlier ones keep the plain view).
+//! `EPSIM_DRAMWATCH=off` turns the watch off.
+
+use std::cell::Cell;
+use std::ffi::{c_int, c_void};
+use std::ptr::null_mut;
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::host::{holds_lock, Host, Inner, CALL_CYCLES, DRAM_TXN_CYCLES};
+use crate::log::{self, Level};
+
+/// Cycles an access of the program through the DRAM pointer runs the chip
+/// in deterministic mode: as an `e_read` of one word of DRAM (the call and
+/// one 8-byte transaction).
+pub const ACCESS_CYCLES: u64 = CALL_CYCLES + DRAM_TXN_CYCLES;
+
+/// The x86 trap flag in EFLAGS.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+const TRAP_FLAG: libc::greg_t = 0x100;
+/// `si_code` of a single-step trap.
+const TRAP_TRACE: c_int = 2;
+/// Pages one instruction may open (two operands, each crossing a page).
+const MAX_OPEN: usize = 4;
+
+/// The watched DRAM of the chip now open.
+struct Watch {
+    inner: Arc<Inner>,
+    /// The simulator's view: the machine's DRAM buffer.
+    sim: usize,
+    /// The pages moved onto the memfd, from `map` (`sim` is inside).
+    map: usize,
+    map_len: usize,
+    /// The program's mapping of the same pages; its pointers are
+    /// `view + (sim - map) + offset`.
+    view: usize,
+    page: usize,
+    /// PROT_NONE (deterministic mode).
+    armed: AtomicBool,
+    /// Threads stepping an instruction on each page of the view.
+    open: Box<[AtomicU32]>,
+}
+
+impl Watch {
+    fn program_base(&self) -> usize {
+        self.view + (self.sim - self.map)
+    }
+
+    fn in_view(&self, a: usize) -> bool {
+        a >= self.view && a - self.view < self.map_len
+    }
+
+    fn protect(&self, page: usize, len: usize, open: bool) {
+        let prot = if open {
+            libc::PROT_READ | libc::PROT_WRITE
+        } else {
+            libc::PROT_NONE
+        };
+        // SAFETY: `page..page + len` lies in the view, which is ours.
+        unsafe { libc::mprotect(page as *mut c_void, len, prot) };
+    }
+}
+
+/// The watch, for the signal handlers (null: none).
+static WATCH: AtomicPtr<Watch> = AtomicPtr::new(null_mut());
+/// Signal handlers using `WATCH` now.
+static USERS: AtomicUsize = AtomicUsize::new(0);
+/// Set-up and tear-down (the handlers only read `WATCH`).
+static SETUP: Mutex<()> = Mutex::new(());
+/// `EPSIM_DRAMWATCH` allows the watch (read at `e_init`).
+static ENABLED: AtomicBool = AtomicBool::new(true);
+/// The handlers are installed (once per process); the ones before them.
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+static PREV: AtomicPtr<[libc::sigaction; 2]> = AtomicPtr::new(null_mut());
+
+/// What this thread is stepping.
+#[derive(Clone, Copy)]
+struct Step {
+    active: bool,
+    n: usize,
+    pages: [usize; MAX_OPEN],
+}
+
+thread_local! {
+    static STEP: Cell<Step> = const {
+        Cell::new(Step {
+            active: false,
+            n: 0,
+            pages: [0; MAX_OPEN],
+        })
+    };
+}
+
+/// Reads `EPSIM_DRAMWATCH` (`on`, the default, or `off`) at `e_init`.
+pub(crate) fn check_env() -> Result<(), String> {
+    let on = match std::env::var("EPSIM_DRAMWATCH").ok().as_deref() {
+        None | Some("") | Some("on") => true,
+        Some("off") => false,
+        Some(other) => {
+            return Err(format!(
+                "EPSIM_DRAMWATCH={other:?}: expected \"on\" (the default) or \"off\""
+            ))
+        }
+    };
+    ENABLED.store(on, Ordering::Release);
+    Ok(())
+}
+
+/// The watch of `h`'s DRAM, if it has one.
+fn watch_of(h: &Host) -> Option<&'static Watch> {
+    let w = WATCH.load(Ordering::Acquire);
+    // SAFETY: a published watch lives until `detach`, which the caller's
+    // e-hal lock (held by every caller) keeps from running meanwhile.
+    let w = unsafe { w.as_ref() }?;
+    (w.sim == h.dram_ptr() as usize).then_some(w)
+}
+
+/// The DRAM pointer to give the program: the watched view if `h` is in
+/// deterministic mode (set up now if need be) or already has one, else
+/// the simulator's own.
+pub(crate) fn program_ptr(h: &Host) -> *mut u8 {
+    if let Some(w) = watch_of(h) {
+        return w.program_base() as *mut u8;
+    }
+    if !ENABLED.load(Ordering::Acquire) || h.mode() != crate::RunMode::Deterministic {
+        return h.dram_ptr();
+    }
+    match setup(h) {
+        Ok(w) => w.program_base() as *mut u8,
+        Err(e) => {
+            log::say(
+                Level::Warn,
+                format_args!(
+                    "epsim: the DRAM pointer cannot be watched ({e}): in deterministic mode \
+                     a host that polls DRAM through it without calling e-hal waits for ever"
+                ),
+            );
+            ENABLED.store(false, Ordering::Release);
+            h.dram_ptr()
+        }
+    }
+}
+
+/// The DRAM offset of host address `p`, a pointer into either view of
+/// `h`'s DRAM.
+pub(crate) fn offset_of(h: &Host, p: usize) -> Option<usize> {
+    let size = h.dram_size() as usize;
+    let plain = p.wrapping_sub(h.dram_ptr() as usize);
+    if plain < size {
+        return Some(plain);
+    }
+    let w = watch_of(h)?;
+    let o = p.wrapping_sub(w.program_base());
+    (o < size).then_some(o)
+}
+
+/// Arms (deterministic) or disarms (free) the watch of `h`, if any.
+pub(crate) fn set_mode(h: &Host, mode: crate::RunMode) {
+    if let Some(w) = watch_of(h) {
+        let on = mode == crate::RunMode::Deterministic;
+        let _s = SETUP.lock().unwrap_or_else(PoisonError::into_inner);
+        w.armed.store(on, Ordering::Release);
+        w.protect(w.view, w.map_len, !on);
+    }
+}
+
+fn os_error(what: &str) -> String {
+    format!("{what}: {}", std::io::Error::last_os_error())
+}
+
+/// The pages `[start, start + len)` that hold the `size`-byte allocation
+/// at `sim` and nothing else, if they can be told.
+fn owned_pages(sim: usize, size: usize, page: usize) -> Result<(usize, usize), String> {
+    let word = std::mem::size_of::<usize>();
+    let (start, len) = if sim.is_multiple_of(page) && size.is_multiple_of(page) {
+        // A page-aligned buffer of whole pages.
+        (sim, size)
+    } else if (2 * word..=4 * word).contains(&(sim % page)) {
+        // glibc serves a large allocation from a mapping of its own: the
+        // chunk's header, two words (prev_size: the bytes the chunk starts
+        // into the mapping, to align the buffer; size | IS_MMAPPED, 2),
+        // then the buffer; the mapping is prev_size + size, whole pages.
+        // SAFETY: the header is in the allocation's first page, just before it.
+        let (prev, head) = unsafe {
+            (
+                ((sim - 2 * word) as *const usize).read(),
+                ((sim - word) as *const usize).read(),
+            )
+        };
+        let chunk = head & !7;
+        let start = (sim - 2 * word).wrapping_sub(prev);
+        if head & 2 == 0
+            || !start.is_multiple_of(page)
+            || start > sim
+            || !(chunk.wrapping_add(prev)).is_multiple_of(page)
+            || chunk < size + 2 * word
+        {
+            return Err("the memory is not a mapping of its own".into());
+        }
+        (start, prev + chunk)
+    } else {
+        return Err("the memory is not page-aligned".into());
+    };
+    // Cross-check: a private anonymous read-write mapping holds it all.
+    let maps =
+        std::fs::read_to_string("/proc/self/maps").map_err(|e| format!("/proc/self/maps: {e}"))?;
+    let inside = maps.lines().any(|l| {
+        let mut f = l.split_whitespace();
+        let (Some(range), Some(perms)) = (f.next(), f.next()) else {
+            return false;
+        };
+        let path = f.nth(3);
+        let Some((a, b)) = range.split_once('-') else {
+            return false;
+        };
+        let (Ok(a), Ok(b)) = (usize::from_str_radix(a, 16), usize::from_str_radix(b, 16)) else {
+            return false;
+        };
+        a <= start && start + len <= b && perms == "rw-p" && path.is_none()
+    });
+    if !inside {
+        return Err("the memory is not in an anonymous mapping".into());
+    }
+    Ok((start, len))
+}
+
+/// Moves `h`'s DRAM onto a memfd, maps it a second time for the program,
+/// installs the handlers and publishes the watch, armed.
+fn setup(h: &Host) -> Result<&'static Watch, String> {
+    let _s = SETUP.lock().unwrap_or_else(PoisonError::into_inner);
+    if !CAN_STEP {
+        return Err("it needs the x86 trap flag: x86-64 or i686 only".into());
+    }
+    if !WATCH.load(Ordering::Acquire).is_null() {
+        return Err("another chip's DRAM is watched".into());
+    }
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+    let sim = h.dram_ptr() as usize;
+    let size = h.dram_size() as usize;
+    let (map, map_len) = owned_pages(sim, size, page)?;
+    install()?;
+    // SAFETY: plain system calls on memory of our own; the simulator's
+    // pages are replaced under its lock, their contents copied first.
+    unsafe {
+        let fd = libc::memfd_create(c"epsim-dram".as_ptr(), libc::MFD_CLOEXEC);
+        if fd < 0 {
+            return Err(os_error("memfd_create"));
+        }
+        let close = |e: String| {
+            libc::close(fd);
+            e
+        };
+        if libc::ftruncate(fd, map_len as libc::off_t) != 0 {
+            return Err(close(os_error("ftruncate")));
+        }
+        let rw = libc::PROT_READ | libc::PROT_WRITE;
+        let view = libc::mmap(null_mut(), map_len, rw, libc::MAP_SHARED, fd, 0);
+        if view == libc::MAP_FAILED {
+            return Err(close(os_error("mmap")));
+        }
+        {
+            let _g = h.shared().lock();
+            std::ptr::copy_nonoverlapping(map as *const u8, view.cast::<u8>(), map_len);
+            let at = libc::mmap(
+                map as *mut c_void,
+                map_len,
+                rw,
+                libc::MAP_SHARED | libc::MAP_FIXED,
+                fd,
+                0,
+            );
+            if at != map as *mut c_void {
+                let e = os_error("mmap over the DRAM");
+                libc::munmap(view, map_len);
+                return Err(close(e));
+            }
+        }
+        libc::close(fd);
+        let pages = map_len.div_ceil(page);
+        let w = Box::new(Watch {
+            inner: Arc::clone(h.shared()),
+            sim,
+            map,
+            map_len,
+            view: view as usize,
+            page,
+            armed: AtomicBool::new(true),
+            open: (0..pages).map(|_| AtomicU32::new(0)).collect(),
+        });
+        w.protect(w.view, map_len, false);
+        let w = Box::leak(w);
+        WATCH.store(w, Ordering::Release);
+        Ok(w)
+    }
+}
+
+/// Ends the watch of `h`'s DRAM (`e_finalize`, before the host is dropped):
+/// the program's view is unmapped and the simulator's pages are private
+/// anonymous memory again, with their contents, as the allocator made
+/// them (it may reuse them).
+pub(crate) fn detach(h: &Host) {
+    let _s = SETUP.lock().unwrap_or_else(PoisonError::into_inner);
+    let Some(w) = watch_of(h) else {
+        return;
+    };
+    let w = w as *const Watch as *mut Watch;
+    WATCH.store(null_mut(), Ordering::Release);
+    while USERS.load(Ordering::Acquire) > 0 {
+        std::thread::yield_now();
+    }
+    // SAFETY: unpublished and unused: ours alone.
+    let w = unsafe { Box::from_raw(w) };
+    // The chip stands still meanwhile (a free-running one too).
+    let _g = h.shared().lock();
+    // SAFETY: the pages are the allocation's (owned_pages): a private copy
+    // of them is moved over them. If that fails they stay on the memfd,
+    // which is memory all the same.
+    unsafe {
+        let rw = libc::PROT_READ | libc::PROT_WRITE;
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+        let tmp = libc::mmap(null_mut(), w.map_len, rw, flags, -1, 0);
+        if tmp != libc::MAP_FAILED {
+            std::ptr::copy_nonoverlapping(w.map as *const u8, tmp.cast::<u8>(), w.map_len);
+            let fixed = libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED;
+            let at = libc::mremap(tmp, w.map_len, w.map_len, fixed, w.map as *mut c_void);
+            if at != w.map as *mut c_void {
+                libc::munmap(tmp, w.map_len);
+            }
+        }
+        libc::munmap(w.view as *mut c_void, w.map_len);
+    }
+}
+
+// ------------------------------------------------------------ the handlers
+
+/// Installs the SIGSEGV and SIGTRAP handlers (once), keeping the ones
+/// before them for the faults and traps that are not the watch's.
+fn install() -> Result<(), String> {
+    if INSTALLED.load(Ordering::Acquire) {
+        return Ok(());
+    }
+    // SAFETY: sigaction with handlers of the right signature; the old
+    // actions are stored before the new ones can run.
+    unsafe {
+        let prev = Box::leak(Box::new([std::mem::zeroed::<libc::sigaction>(); 2]));
+        for (i, sig) in [libc::SIGSEGV, libc::SIGTRAP].into_iter().enumerate() {
+            if libc::sigaction(sig, std::ptr::null(), &mut prev[i]) != 0 {
+                return Err(os_error("sigaction"));
+            }
+        }
+        PREV.store(prev, Ordering::Release);
+        for (sig, f) in [
+            (libc::SIGSEGV, on_segv as *const () as usize),
+            (libc::SIGTRAP, on_trap as *const () as usize),
+        ] {
+            let mut sa: libc::sigaction = std::mem::zeroed();
+            sa.sa_sigaction = f;
+            sa.sa_flags = libc::SA_SIGINFO;
+            libc::sigemptyset(&mut sa.sa_mask);
+            if libc::sigaction(sig, &sa, null_mut()) != 0 {
+                return Err(os_error("sigaction"));
+            }
+        }
+    }
+    INSTALLED.store(true, Ordering::Release);
+    Ok(())
+}
+
+/// Whether single-stepping is implemented here (x86-64, i686).
+const CAN_STEP: bool = cfg!(any(target_arch = "x86_64", target_arch = "x86"));
+
+/// Sets or clears the x86 trap flag in an interrupted context.
+///
+/// # Safety
+/// `ctx` is the `ucontext_t` a SA_SIGINFO handler was given.
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+unsafe fn set_trap_flag(ctx: *mut c_void, on: bool) {
+    // SAFETY: as the caller promises.
+    let efl =
+        unsafe { &mut (*ctx.cast::<libc::ucontext_t>()).uc_mcontext.gregs[libc::REG_EFL as usize] };
+    if on {
+        *efl |= TRAP_FLAG;
+    } else {
+        *efl &= !TRAP_FLAG;
+    }
+}
+
+/// No single-stepping elsewhere (`setup` refuses).
+#[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+unsafe fn set_trap_flag(_ctx: *mut c_void, _on: bool) {}
+
+extern "C" fn on_segv(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
+    // SAFETY: __errno_location is the thread's errno.
+    let errno = unsafe { *libc::__errno_location() };
+    USERS.fetch_add(1, Ordering::AcqRel);
+    // SAFETY: the kernel's siginfo.
+    let (code, addr) = unsafe { ((*info).si_code, (*info).si_addr() as usize) };
+    // SAFETY: USERS keeps a published watch alive (detach waits).
+    let w = unsafe { WATCH.load(Ordering::Acquire).as_ref() };
+    let ours = match w {
+        Some(w) if code > 0 && w.in_view(addr) => {
+            // A panic must not unwind out of a signal handler.
+            let _ = std::panic::catch_unwind(|| fault(w, addr, ctx));
+            true
+        }
+        _ => false,
+    };
+    USERS.fetch_sub(1, Ordering::AcqRel);
+    // SAFETY: as above.
+    unsafe { *libc::__errno_location() = errno };
+    if !ours {
+        // SAFETY: passes on the kernel's arguments.
+        unsafe { chain(0, sig, info, ctx) };
+    }
+}
+
+/// A fault of the program in the view at `addr`: charge the access (once
+/// per instruction), open the page, step the instruction.
+fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
+    let page = addr & !(w.page - 1);
+    let idx = (page - w.view) / w.page;
+    STEP.with(|s| {
+        let mut st = s.get();
+        if !st.active {
+            // The instruction's first fault: the access happens now, at the
+            // host's clock, after the chip has run its cost (as an e-hal
+            // call runs it). Not if this thread holds the simulator (it
+            // cannot run it; libe-hal's own code uses the other view).
+            if w.armed.load(Ordering::Acquire) && !holds_lock() {
+                let mut g = w.inner.lock();
+                let target = g.now.saturating_add(ACCESS_CYCLES);
+                g.run_to(target);
+            }
+            st = Step {
+                active: true,
+                n: 0,
+                pages: [0; MAX_OPEN],
+            };
+        }
+        // A page this thread opened already was closed under it by
+        // another thread's step ending: it is opened again, not counted
+        // twice.
+        if !st.pages[..st.n].contains(&page) && st.n < MAX_OPEN {
+            st.pages[st.n] = page;
+            st.n += 1;
+            w.open[idx].fetch_add(1, Ordering::AcqRel);
+        }
+        w.protect(page, w.page, true);
+        s.set(st);
+    });
+    // SAFETY: the handler's context.
+    unsafe { set_trap_flag(ctx, true) };
+}
+
+extern "C" fn on_trap(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
+    // SAFETY: the kernel's siginfo.
+    let code = unsafe { (*info).si_code };
+    let st = STEP.with(Cell::get);
+    if !(st.active && code == TRAP_TRACE) {
+        // SAFETY: passes on the kernel's arguments.
+        unsafe { chain(1, sig, info, ctx) };
+        return;
+    }
+    // SAFETY: as in on_segv.
+    let errno = unsafe { *libc::__errno_location() };
+    // SAFETY: the handler's context.
+    unsafe { set_trap_flag(ctx, false) };
+    USERS.fetch_add(1, Ordering::AcqRel);
+    // SAFETY: as in on_segv.
+    if let Some(w) = unsafe { WATCH.load(Ordering::Acquire).as_ref() } {
+        for &page in &st.pages[..st.n] {
+            let idx = (page - w.view) / w.page;
+            if w.open[idx].fetch_sub(1, Ordering::AcqRel) == 1 && w.armed.load(Ordering::Acquire) {
+                w.protect(page, w.page, false);
+            }
+        }
+    }
+    USERS.fetch_sub(1, Ordering::AcqRel);
+    STEP.with(|s| {
+        s.set(Step {
+            active: false,
+            n: 0,
+            pages: [0; MAX_OPEN],
+        })
+    });
+    // SAFETY: as above.
+    unsafe { *libc::__errno_location() = errno };
+}
+
+/// Passes a signal that is not the watch's to the handler installed before
+/// (`which`: 0 SIGSEGV, 1 SIGTRAP). The default action: reinstated, and
+/// the fault happens again when the instruction is retried (SIGSEGV) or
+/// the trap is raised again (SIGTRAP); ignored: nothing.
+///
+/// # Safety
+/// The arguments are the kernel's.
+unsafe fn chain(which: usize, sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
+    // SAFETY: written once, before the handlers were installed.
+    let Some(prev) = (unsafe { PREV.load(Ordering::Acquire).as_ref() }) else {
+        return;
+    };
+    let p = &prev[which];
+    let h = p.sa_sigaction;
+    // SAFETY: the previous action as it was installed.
+    unsafe {
+        if h == libc::SIG_DFL || (h == libc::SIG_IGN && which == 0) {
+            let mut dfl: libc::sigaction = std::mem::zeroed();
+            dfl.sa_sigaction = libc::SIG_DFL;
+            libc::sigaction(sig, &dfl, null_mut());
+            if which == 1 {
+                libc::raise(sig);
+            }
+        } else if h == libc::SIG_IGN {
+        } else if p.sa_flags & libc::SA_SIGINFO != 0 {
+            let f: extern "C" fn(c_int, *mut libc::siginfo_t, *mut c_void) = std::mem::transmute(h);
+            f(sig, info, ctx);
+        } else {
+            let f: extern "C" fn(c_int) = std::mem::transmute(h);
+            f(sig);
+        }
+    }
+}

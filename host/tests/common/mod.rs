@@ -1,0 +1,94 @@
+//! What the host crate's C-program tests share: the freshly built library
+//! as `libe-hal.so` in a directory of the test binary's own, and building
+//! a C program against it (`mod common;` in each test file).
+
+// Each test binary uses a part of this.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("invariant: host/ is inside the repository")
+        .to_path_buf()
+}
+
+/// The C compiler: `$CC`, else `cc`.
+pub fn cc() -> String {
+    std::env::var("CC").unwrap_or_else(|_| "cc".into())
+}
+
+/// A directory with `libe-hal.so` linked to the shared library cargo
+/// built with this test: the `ehal_so` example (`cargo test` builds
+/// examples, not the library's cdylib), and the `libe-loader.so` linker
+/// script `make -C host install` puts beside it. The test binary lives in
+/// `target/<profile>/deps/`, the example in `target/<profile>/examples/`.
+/// (`cargo test -p epsim-host --test NAME` alone does not build the
+/// example: run `cargo test -p epsim-host`.)
+pub fn lib_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let profile_dir = exe.parent().unwrap().parent().unwrap();
+        let lib = profile_dir.join("examples/libehal_so.so");
+        assert!(
+            lib.exists(),
+            "{} is missing: run `cargo test -p epsim-host` (it builds the example)",
+            lib.display()
+        );
+        let name = exe.file_name().unwrap().to_string_lossy().into_owned();
+        let dir = profile_dir.join("ehal-tests").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let link = dir.join("libe-hal.so");
+        let _ = std::fs::remove_file(&link);
+        std::os::unix::fs::symlink(&lib, &link).unwrap();
+        // `-le-loader` finds a linker script naming libe-hal.
+        std::fs::copy(
+            root().join("host/libe-loader.so"),
+            dir.join("libe-loader.so"),
+        )
+        .unwrap();
+        dir
+    })
+}
+
+/// Builds the C program `src` (extra include directories `includes`) into
+/// `lib_dir()/name` with `cc -O1 -Wall -Wextra -Werror -I host/include`,
+/// linked with `libs` (e.g. `-le-hal`) against `lib_dir()`, which is also
+/// its run path.
+pub fn build_with(src: &Path, name: &str, includes: &[PathBuf], libs: &[&str]) -> PathBuf {
+    let dir = lib_dir();
+    let out = dir.join(name);
+    let mut cc = Command::new(cc());
+    cc.args(["-O1", "-Wall", "-Wextra", "-Werror"])
+        .arg("-I")
+        .arg(root().join("host/include"));
+    for i in includes {
+        cc.arg("-I").arg(i);
+    }
+    cc.arg(src)
+        .arg("-o")
+        .arg(&out)
+        .arg("-L")
+        .arg(dir)
+        .args(libs)
+        .arg(format!("-Wl,-rpath,{}", dir.display()));
+    let o = cc.output().expect("cc runs");
+    assert!(
+        o.status.success(),
+        "cc {} failed:\n{}",
+        src.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+/// [`build_with`], linked as the ESDK's examples link: `-le-hal
+/// -le-loader -lpthread`.
+pub fn build(src: &Path, name: &str, includes: &[PathBuf]) -> PathBuf {
+    build_with(src, name, includes, &["-le-hal", "-le-loader", "-lpthread"])
+}

@@ -1,0 +1,172 @@
+//! Deterministic mode with a host that polls shared DRAM through its
+//! `e_alloc` pointer, making no e-hal call while it waits (ePython's host
+//! does; README "The e-hal drop-in", "Run modes", and `host/src/dramwatch.rs`):
+//! `host/tests/c/dramwatch.c`, built with the system `cc` against the
+//! freshly built libe-hal, with `host/tests/dev/flag_dev.elf`, a core that
+//! computes, sets a flag in DRAM, waits for the host's ack there and sets
+//! it again. (`cargo test -p epsim-host --test dramwatch` alone does not
+//! build the example target: run the package's tests.)
+
+// Tests unwrap freely (clippy.toml's allow-unwrap-in-tests does not reach
+// integration tests, rust-clippy#13981).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use e_hal::dramwatch::ACCESS_CYCLES;
+
+fn program() -> &'static Path {
+    static EXE: OnceLock<PathBuf> = OnceLock::new();
+    EXE.get_or_init(|| {
+        let c = common::root().join("host/tests/c");
+        common::build(
+            &c.join("dramwatch.c"),
+            "dramwatch",
+            std::slice::from_ref(&c),
+        )
+    })
+}
+
+/// Runs the program's `args` in run mode `mode` (with `env`), killing it
+/// if it has not ended within 60 s (a host that waits for ever).
+fn run(mode: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let elf = common::root().join("host/tests/dev/flag_dev.elf");
+    let mut cmd = Command::new(program());
+    cmd.arg(elf)
+        .args(args)
+        .env("EPSIM_MODE", mode)
+        .env_remove("EPSIM_LOG")
+        .env_remove("EPSIM_TIMING")
+        .env_remove("EPSIM_DRAMWATCH")
+        .env_remove("EPIPHANY_HDF")
+        .env_remove("EPIPHANY_HOME")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().expect("the host program runs");
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(60) {
+            child.kill().unwrap();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "dramwatch {args:?} in {mode} mode did not end within 60 s; stdout:\n{}",
+                String::from_utf8_lossy(&o.stdout)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output, what: &str) -> String {
+    assert!(
+        o.status.success(),
+        "{what}: {}\nstdout:\n{}\nstderr:\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The numbers after `key` on its line of `out`.
+fn numbers(out: &str, key: &str) -> Vec<u64> {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(key))
+        .unwrap_or_else(|| panic!("no line {key:?} in:\n{out}"));
+    line.split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect()
+}
+
+#[test]
+fn a_host_polling_dram_through_the_pointer_runs_in_deterministic_mode() {
+    let first = stdout(&run("deterministic", &["poll", "20000"], &[]), "poll");
+    assert!(
+        first.contains("result ") && first.contains(" ok\nfinal "),
+        "{first}"
+    );
+    assert!(!first.contains("WRONG"), "{first}");
+    let polls = numbers(&first, "polls ");
+    let cycles = numbers(&first, "cycles ")[0];
+    // The host saw the core's first flag only after its 20,000 iterations,
+    // and each poll ran the chip by one access's cost.
+    assert!(polls[0] > 0 && polls[1] > 0, "{first}");
+    assert!(cycles >= (polls[0] + polls[1]) * ACCESS_CYCLES, "{first}");
+    assert!(cycles > 20_000 * 3, "{first}");
+    // The same output, cycle for cycle, every time, and again after
+    // e_finalize and a new e_init in the same process.
+    let again = stdout(&run("deterministic", &["poll", "20000"], &[]), "poll again");
+    assert_eq!(again, first);
+    let twice = stdout(
+        &run("deterministic", &["poll", "20000", "2"], &[]),
+        "poll, two rounds",
+    );
+    assert_eq!(twice, format!("{first}{first}"));
+}
+
+#[test]
+fn free_mode_gives_the_same_results() {
+    let out = stdout(&run("free", &["poll", "20000"], &[]), "poll");
+    assert!(!out.contains("WRONG"), "{out}");
+    assert_eq!(out.matches(" ok\n").count(), 2, "{out}");
+}
+
+#[test]
+fn copies_through_the_pointer_are_right_and_charged_per_access() {
+    let det = stdout(&run("deterministic", &["memcpy"], &[]), "memcpy");
+    assert!(det.contains("copy ok\n"), "{det}");
+    let c = numbers(&det, "cycles ");
+    // 8 KB in, 8 KB out, 4 KB within DRAM: at least one access per 64
+    // bytes (the widest x86 access), each ACCESS_CYCLES.
+    for (&cycles, bytes) in c.iter().zip([8192, 8192, 4096]) {
+        assert!(cycles.is_multiple_of(ACCESS_CYCLES), "{det}");
+        assert!(cycles >= bytes / 64 * ACCESS_CYCLES, "{det}");
+    }
+    assert_eq!(
+        stdout(&run("deterministic", &["memcpy"], &[]), "memcpy"),
+        det
+    );
+    let free = stdout(&run("free", &["memcpy"], &[]), "memcpy");
+    assert_eq!(free, "copy ok\ncycles in 0 out 0 within 0\n");
+}
+
+#[test]
+fn faults_and_traps_that_are_not_the_watchs_go_where_they_went() {
+    for mode in ["deterministic", "free"] {
+        let o = run(mode, &["segv"], &[]);
+        assert_eq!(o.status.signal(), Some(11), "{mode}: {}", o.status);
+        assert!(!String::from_utf8_lossy(&o.stdout).contains("still alive"));
+        let out = stdout(&run(mode, &["trap"], &[]), "trap");
+        assert_eq!(out, "trap handled\n", "{mode}");
+    }
+}
+
+#[test]
+fn epsim_dramwatch_is_on_or_off() {
+    let o = run(
+        "deterministic",
+        &["memcpy"],
+        &[("EPSIM_DRAMWATCH", "maybe")],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("EPSIM_DRAMWATCH=\"maybe\""), "{err}");
+    // Off: the plain pointer, which costs nothing (and a poll on it would
+    // wait for ever in deterministic mode).
+    let out = stdout(
+        &run("deterministic", &["memcpy"], &[("EPSIM_DRAMWATCH", "off")]),
+        "memcpy, watch off",
+    );
+    assert_eq!(out, "copy ok\ncycles in 0 out 0 within 0\n");
+}
