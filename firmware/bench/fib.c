@@ -4,6 +4,9 @@
  *   fib.elf           FIB_N=33, fast.ld     (code in SRAM, libc in DRAM)
  *   fib-internal.elf  FIB_N=33, internal.ld (everything in SRAM)
  *   fib-short.elf     FIB_N=20, internal.ld (a quick run)
+ * and twice with all its code in DRAM, for timed mode on DRAM code:
+ *   fib-dram.elf       FIB_N=30, dram.ld (code and data in DRAM, stack in SRAM)
+ *   fib-dram-short.elf FIB_N=16, dram.ld
  * It uses write() and its own number formatting, so the whole program fits in
  * SRAM; it prints one line and exits with status 0.
  *
