@@ -2,7 +2,10 @@
 //! (recursive Fibonacci, `firmware/bench/fib-internal.elf`, entirely in
 //! SRAM), in functional mode, in timed mode, and in timed mode with a trace
 //! written to a sink (the cost of tracing when it is on; when it is off the
-//! loop is compiled without it).
+//! loop is compiled without it). The groups `dram_timed` and
+//! `dram_functional` run the programs with their code in DRAM
+//! (`fib-dram`, `vla-dram`, `strcmp-dram`: code and data in DRAM, stack in
+//! SRAM, 29-32 M instructions each) in both modes.
 //!
 //! Run: `cargo bench -p epsim-sim --bench throughput`. Criterion reports
 //! the throughput in elements (= simulated instructions) per second.
@@ -78,5 +81,26 @@ fn traced(c: &mut Criterion) {
     bench(c, "timed_traced", "fib-short.elf", Mode::Timed, true);
 }
 
-criterion_group!(benches, functional, timed, traced);
+const DRAM_CODE: [&str; 3] = ["fib-dram.elf", "vla-dram.elf", "strcmp-dram.elf"];
+
+fn dram_timed(c: &mut Criterion) {
+    for elf in DRAM_CODE {
+        bench(c, "dram_timed", elf, Mode::Timed, false);
+    }
+}
+
+fn dram_functional(c: &mut Criterion) {
+    for elf in DRAM_CODE {
+        bench(c, "dram_functional", elf, Mode::Functional, false);
+    }
+}
+
+criterion_group!(
+    benches,
+    functional,
+    timed,
+    traced,
+    dram_timed,
+    dram_functional
+);
 criterion_main!(benches);

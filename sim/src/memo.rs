@@ -33,7 +33,12 @@
 //!   fetch state older than `PAST` cycles, a blocked core) make the block
 //!   go through the detailed model;
 //! * blocks that touch external memory, run with the core timers counting,
-//!   are traced, or could reach the cycle budget are never memoised.
+//!   are traced, or could reach the cycle budget are never memoised;
+//! * a block of DRAM code is recorded only when each line it read reached
+//!   external memory's read port free (`timing::DramLog`), and replayed
+//!   only when the port is free by its first read's arrival and no other
+//!   read can reach the memory before its last: its fetch cost is then a
+//!   function of the entry state, as the rest of its timing is.
 
 use crate::timing::{Fetch, Pipeline, Stall, Timing, AFLAGS_SLOT, BFLAGS_SLOT, NONE, STRIDE, ZERO};
 use epsim_isa::deps::{AFLAGS, BFLAGS};
@@ -147,6 +152,10 @@ pub struct Record {
     /// The records that followed this one (see [`Chain`]), latest first;
     /// `u32::MAX` = none.
     followers: [(Run, u32); 2],
+    /// A block of DRAM code that read lines from external memory: its
+    /// first and last arrival there, and when the read port is free after
+    /// it (`Pipeline::dram_replayable`).
+    dram: Option<(i64, i64, i64)>,
 }
 
 /// The records of one core.
@@ -540,6 +549,13 @@ impl Pipeline {
             stalls,
             max_ready,
             followers: [(Run::default(), u32::MAX); 2],
+            dram: (self.dram_log.first != NONE).then(|| {
+                (
+                    self.dram_log.first as i64 - b,
+                    self.dram_log.last as i64 - b,
+                    self.port.busy as i64 - b,
+                )
+            }),
         }
     }
 
@@ -600,6 +616,9 @@ impl Pipeline {
                 reason,
             };
         }
+        if let Some((_, _, busy)) = r.dram {
+            self.set_port_busy(at(busy));
+        }
         if let (Some(rel), Some(t)) = (r.redirect, target) {
             // (redirect() clears the chain; the caller sets it after.)
             self.redirect(t, at(rel));
@@ -617,6 +636,13 @@ impl Record {
     #[inline(always)]
     pub fn chains_at(&self, base: u64) -> bool {
         base as i64 + self.banks_from >= 0
+    }
+    /// Whether it can be replayed on `pipe` as far as fetches from DRAM
+    /// go (always, for a block that read none).
+    #[inline(always)]
+    pub fn replayable(&self, pipe: &Pipeline) -> bool {
+        self.dram
+            .is_none_or(|(first, last, _)| pipe.dram_replayable(first, last))
     }
     pub fn dual(&self) -> u64 {
         self.dual

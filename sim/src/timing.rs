@@ -433,6 +433,30 @@ pub struct Pipeline {
     /// read is sent in), and whether the last issue found it.
     pending: Option<(u32, u64)>,
     need: bool,
+    /// The DRAM lines timed since [`Pipeline::dram_log_start`], for
+    /// recording a block of DRAM code (`crate::memo`).
+    pub(crate) dram_log: DramLog,
+}
+
+/// The fetches from DRAM timed here over one block: whether each was read
+/// the moment it reached external memory (the read port free, not supplied
+/// by the machine), and the first and last arrival there. Such a block's
+/// fetch timing is a function of its entry state alone, while the port is
+/// free by its first arrival and no other read reaches the memory before
+/// its last ([`Pipeline::dram_replayable`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct DramLog {
+    pub(crate) clean: bool,
+    pub(crate) first: u64,
+    pub(crate) last: u64,
+}
+
+impl DramLog {
+    const EMPTY: DramLog = DramLog {
+        clean: true,
+        first: NONE,
+        last: 0,
+    };
 }
 
 impl Pipeline {
@@ -478,6 +502,7 @@ impl Pipeline {
             port: DramPort::default(),
             pending: None,
             need: false,
+            dram_log: DramLog::EMPTY,
         }
     }
 
@@ -580,19 +605,88 @@ impl Pipeline {
     fn dram_line(&mut self, l: u32, sent: u64) -> Option<u64> {
         self.chain = None;
         if let Some(ready) = self.supplied(l, sent) {
+            self.dram_log.clean = false;
             return Some(ready);
         }
         let arrives = sent + self.port.out;
         if arrives >= self.port.free_until {
             self.pending = Some((l, sent));
             self.need = true;
+            self.dram_log.clean = false;
             return None;
         }
         let start = arrives.max(self.port.busy);
+        let log = &mut self.dram_log;
+        log.clean &= start == arrives;
+        log.first = log.first.min(arrives);
+        log.last = log.last.max(arrives);
         self.port.busy = start + self.params.dram_read_interval;
         let ready = start + self.port.back;
         self.keep_line(l, sent, ready);
         Some(ready)
+    }
+
+    /// Starts logging the fetches from DRAM of a block ([`DramLog`]).
+    #[inline]
+    pub(crate) fn dram_log_start(&mut self) {
+        self.dram_log = DramLog::EMPTY;
+    }
+
+    /// Whether a block of DRAM code (`n` instructions over `lines` 8-byte
+    /// lines, the core at cycle `now`, its first instruction perhaps
+    /// waiting `answered` cycles for an access the machine answered) can
+    /// be timed here whole, without asking the machine for a line: every
+    /// line it could fetch reaches external memory before `free_until`,
+    /// and the block ends before `limit`. A generous bound: each line at
+    /// most the trip, a wait for the port, the way back and a few cycles.
+    pub fn dram_block_fits(
+        &self,
+        now: u64,
+        limit: u64,
+        n: usize,
+        lines: u64,
+        answered: u64,
+    ) -> bool {
+        if self.pending.is_some() {
+            return false;
+        }
+        let p = &self.params;
+        let start = now
+            .max(self.next)
+            .max(self.blocked_until)
+            .max(self.quiet)
+            .max(self.fetch.ready);
+        let start = start.max(self.port.busy);
+        let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
+        let end = start
+            .saturating_add(answered)
+            .saturating_add(64 + 16 * n as u64)
+            .saturating_add(lines.saturating_mul(per_line));
+        end < limit && end < self.port.free_until
+    }
+
+    /// Whether a block whose fetches from DRAM were logged clean, first
+    /// arriving at external memory `first` and last `last` cycles after
+    /// the entry's `next`, times the same from the current state: the read
+    /// port free by its first arrival, no other read before its last, no
+    /// line kept from a read sent at or after the entry (only such a line
+    /// could be found again in place of a fresh read).
+    #[inline]
+    pub(crate) fn dram_replayable(&self, first: i64, last: i64) -> bool {
+        let b = self.next as i64;
+        self.pending.is_none()
+            && self.port.busy as i64 <= b + first
+            && ((b + last) as u64) < self.port.free_until
+            && self
+                .ext_lines
+                .iter()
+                .all(|&(_, sent, _)| sent == NONE || (sent as i64) < b)
+    }
+
+    /// The read port's state after a replayed block of DRAM code.
+    #[inline]
+    pub(crate) fn set_port_busy(&mut self, busy: u64) {
+        self.port.busy = busy;
     }
 
     /// The cycle the fetch of the line holding `pc` from another core is

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{epsim, machine_with_group};
+use common::{epsim, machine_with_elf, machine_with_group};
 use epsim_sim::{Config, Mode, StopReason};
 
 fn stdout(o: &std::process::Output) -> String {
@@ -680,5 +680,47 @@ fn the_core_whose_id_is_0_reaches_its_sram_as_local_memory() {
                 .collect::<Vec<_>>()
         };
         assert_eq!(counts(&stats0), counts(&stats), "{mode}");
+    }
+}
+
+#[test]
+fn dram_code_benchmarks_time_alike_replayed_detailed_and_strict() {
+    // The short builds of the DRAM-code benchmarks (code and data in DRAM,
+    // stack in SRAM): their expected output in functional mode, and in
+    // timed mode the same output, cycles, instructions and stalls whether
+    // blocks of DRAM code replay recorded schedules, are timed one
+    // instruction at a time, or run in strict cycle order; replay happens.
+    for name in ["fib-dram-short", "vla-dram-short", "strcmp-dram-short"] {
+        let expected = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("../firmware/bench/{name}.expected")),
+        )
+        .expect("expected output");
+        let run = |mode: Mode, memoise: bool, strict: bool| {
+            let mut config = Config::parallella16();
+            config.mode = mode;
+            config.memoise = memoise;
+            let mut m = machine_with_elf(&format!("bench/{name}.elf"), config);
+            m.strict = strict;
+            let stop = m.run(Some(20_000_000_000));
+            assert!(
+                matches!(stop, StopReason::Exit { status: 0, .. }),
+                "{name}: {stop:?}"
+            );
+            let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
+            let c = &m.cores[0];
+            let seen = (out, m.now, c.stats.instret, c.stats.stalls.to_vec());
+            (seen, c.memo.hits)
+        };
+        let (functional, _) = run(Mode::Functional, true, false);
+        assert_eq!(functional.0, expected, "{name}: functional output");
+        let (replayed, hits) = run(Mode::Timed, true, false);
+        let (detailed, _) = run(Mode::Timed, false, false);
+        let (strict, _) = run(Mode::Timed, true, true);
+        assert_eq!(replayed.0, expected, "{name}: timed output");
+        assert_eq!(replayed.2, functional.2, "{name}: instructions");
+        assert_eq!(replayed, detailed, "{name}: replayed / detailed");
+        assert_eq!(replayed, strict, "{name}: fast / strict");
+        assert!(hits > 1000, "{name}: only {hits} blocks replayed");
     }
 }

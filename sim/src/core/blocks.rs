@@ -234,6 +234,10 @@ pub(super) fn memo_block<const REC: bool>(
     // one the full key finds.
     let mut found = memo.follow(chain, base, run);
     memo.followed += u64::from(found.is_some());
+    if found.is_some_and(|id| !memo.record(id).replayable(pipe)) {
+        // DRAM code whose lines could meet another read now.
+        found = None;
+    }
     let memoisable = found.is_some()
         || (!external
             && pipe.key(
@@ -246,7 +250,7 @@ pub(super) fn memo_block<const REC: bool>(
                 &codes[..nmem],
             ));
     if memoisable && found.is_none() {
-        found = memo.get();
+        found = memo.get().filter(|&id| memo.record(id).replayable(pipe));
         if let Some(id) = found {
             memo.link(chain, base, run, id);
         }
@@ -282,6 +286,7 @@ pub(super) fn memo_block<const REC: bool>(
     }
     // The detailed model over what ran.
     let (dual0, stalls0) = (stats.dual, stats.stalls);
+    pipe.dram_log_start();
     let mut issue = None;
     let mut redirect = None;
     let mut k = 0;
@@ -320,7 +325,9 @@ pub(super) fn memo_block<const REC: bool>(
     }
     let last_issue = issue.map_or(base, |i| i.cycle);
     *now = last_issue + 1;
-    if memoisable {
+    let needed = pipe.take_need();
+    debug_assert!(!needed, "a memoised block of DRAM code needed the machine");
+    if memoisable && pipe.dram_log.clean {
         debug_assert!(
             entry >> 20 != 0 || last_issue < base + memo_margin(done, true),
             "a memoisable block outran its margin"

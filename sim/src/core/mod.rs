@@ -501,7 +501,8 @@ impl Core {
                         && !timers
                         && *memoise
                         && limit - now >= memo_margin(n, entry >> 20 == 0)
-                        && !pipe.fetches_from_dram(entry)
+                        && (!pipe.fetches_from_dram(entry)
+                            || dram_block_fits(pipe, &bus, &insns[..n], now, limit))
                 }) {
                     memo.validate(blocks.generation);
                     memo_block(
@@ -1077,6 +1078,24 @@ fn settle<const REC: bool>(
         }
     }
     None
+}
+
+/// Whether a block of DRAM code can be timed whole by the core
+/// (`Pipeline::dram_block_fits`): no line of it left to the machine.
+#[inline]
+fn dram_block_fits<const REC: bool>(
+    pipe: &Pipeline,
+    bus: &CoreBus<'_, REC>,
+    insns: &[Insn],
+    now: u64,
+    limit: u64,
+) -> bool {
+    let (Some(first), Some(last)) = (insns.first(), insns.last()) else {
+        return false;
+    };
+    let lines = u64::from(((last.pc + last.len as u32 - 1) >> 3) - (first.pc >> 3)) + 1;
+    let answered = bus.answer.map_or(0, |a| u64::from(a.latency));
+    pipe.dram_block_fits(now, limit, insns.len(), lines, answered)
 }
 
 /// Decodes the block that starts at `pc` into `blocks`, marking its bytes
