@@ -500,6 +500,11 @@ impl Core {
                         && !TRACE
                         && !timers
                         && *memoise
+                        // An answered access of an instruction other than a
+                        // load or store (a MOVFS of a DMA register) is
+                        // noted among the memory codes, which belong to
+                        // loads and stores only.
+                        && (bus.answer.is_none() || insns[0].class == OpClass::LoadStore)
                         && limit - now >= memo_margin(n, entry >> 20 == 0)
                         && (!pipe.fetches_from_dram(entry)
                             || dram_block_fits(pipe, &bus, &insns[..n], now, limit))
