@@ -417,7 +417,24 @@ pub struct Mesh {
     /// flight by the first query after a change and kept until the next
     /// change (`inject`, `inject_external`, `advance`): the scheduler asks
     /// for many destinations between two changes.
-    bounds: RefCell<Option<Vec<u64>>>,
+    bounds: RefCell<Option<Bounds>>,
+}
+
+/// The cached delivery bounds: one per destination, and their least over
+/// the nodes and over everything (the scheduler asks for those most).
+#[derive(Clone, Debug)]
+struct Bounds {
+    each: Vec<u64>,
+    nodes: u64,
+    all: u64,
+}
+
+impl Bounds {
+    fn new(each: Vec<u64>, n: usize) -> Bounds {
+        let nodes = each[..n].iter().copied().min().unwrap_or(NEVER);
+        let all = nodes.min(each[n]);
+        Bounds { each, nodes, all }
+    }
 }
 
 impl Mesh {
@@ -624,7 +641,7 @@ impl Mesh {
         // `now`) remain lower bounds; one that `to` reached is worked out
         // again.
         if let Some(all) = self.bounds.get_mut() {
-            if all.iter().any(|&b| b <= limit) {
+            if all.all <= limit {
                 *self.bounds.get_mut() = None;
             }
         }
@@ -1148,7 +1165,11 @@ impl Mesh {
             } else {
                 (to as usize).min(n)
             };
-            all[slot] = all[slot].min(tick);
+            all.each[slot] = all.each[slot].min(tick);
+            if slot < n {
+                all.nodes = all.nodes.min(tick);
+            }
+            all.all = all.all.min(tick);
         }
     }
 
@@ -1156,12 +1177,12 @@ impl Mesh {
     /// be delivered.
     fn bound(&self, want: Option<u32>) -> Option<u64> {
         let mut cache = self.bounds.borrow_mut();
-        let all = cache.get_or_insert_with(|| self.all_bounds());
+        let all = cache.get_or_insert_with(|| Bounds::new(self.all_bounds(), self.n));
         let best = match want {
-            None => all.iter().copied().min().unwrap_or(NEVER),
-            Some(NODES) => all[..self.n].iter().copied().min().unwrap_or(NEVER),
-            Some(EXTERNAL) => all[self.n],
-            Some(w) => all.get(w as usize).copied().unwrap_or(NEVER),
+            None => all.all,
+            Some(NODES) => all.nodes,
+            Some(EXTERNAL) => all.each[self.n],
+            Some(w) => all.each.get(w as usize).copied().unwrap_or(NEVER),
         };
         (best != NEVER).then_some(best)
     }
