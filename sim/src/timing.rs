@@ -1122,6 +1122,7 @@ impl Pipeline {
             && self.ext_lines == prev.ext_lines
             && self.pending == prev.pending
             && self.need == prev.need
+            && self.dram_log == prev.dram_log
     }
 
     /// The state `n` more iterations of the loop later, this pipeline being
