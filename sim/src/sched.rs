@@ -92,6 +92,9 @@ const FETCHES: usize = usize::MAX - 1;
 const MIN_WINDOW: u64 = 256;
 const MAX_WINDOW: u64 = 1 << 16;
 
+/// Cycles after it last polled its memory before a core runs ahead again.
+const POLL_QUIET: u64 = 1024;
+
 /// What a core is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wait {
@@ -116,6 +119,12 @@ enum Wait {
     /// A system call waiting for the core's stores to external memory to
     /// land.
     Drain(CoreExit),
+    /// The core polls its own SRAM in a loop at its fixed point
+    /// (`Core::spinning`): it acts on nothing, and nothing it does can
+    /// reach another agent, until something reaches it (a delivery, its
+    /// DMA engine) or the run ends; then it does the iterations before
+    /// that cycle at once (`Machine::unspin`) and runs on from there.
+    Spin,
 }
 
 /// What a packet in flight carries (the mesh moves only its tag).
@@ -172,6 +181,10 @@ struct Agent {
     spec_limit: u64,
     /// A multicast store being sent: the next core to send it to.
     multicast_next: usize,
+    /// It last polled its memory (`Wait::Spin`) up to this cycle: it does
+    /// not run ahead until [`POLL_QUIET`] cycles later (it would most
+    /// likely copy its SRAM for a checkpoint only to poll again).
+    polled: u64,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -259,6 +272,7 @@ impl Timed {
             window: MIN_WINDOW,
             spec_limit: 0,
             multicast_next: 0,
+            polled: 0,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -400,6 +414,9 @@ impl Machine {
             Wait::Drain(_) if t.dram_writes[i] > 0 => u64::MAX,
             Wait::Drain(_) => core.stats.cycles,
             Wait::Response { .. } => u64::MAX,
+            // (Acting only once the run ends, which `schedule_timed` sees
+            // first: not a horizon for the others.)
+            Wait::Spin => u64::MAX - 1,
             Wait::Nothing => match core.run {
                 RunState::Running => core.stats.cycles,
                 RunState::Idle if core.can_wake() => core.stats.cycles,
@@ -474,6 +491,8 @@ impl Machine {
     ) -> StopReason {
         for core in &mut self.cores {
             core.dram_via_mesh = true;
+            // (The host may have written it since the last run.)
+            core.spin_forget();
         }
         // Anything may have changed since the last run (a load, the host).
         t.dirty.extend(0..self.cores.len());
@@ -538,6 +557,9 @@ impl Machine {
                 }
             }
             if let Some(c) = cond {
+                if next.is_none_or(|n| n.0 >= c) && self.unspin_all(t, c) {
+                    continue;
+                }
                 if next.is_none_or(|n| n.0 >= c) {
                     // A core that ran ahead past `c` before it was known
                     // goes back and runs up to it.
@@ -579,10 +601,30 @@ impl Machine {
                 t.dirty.push(i);
             }
             if time >= limit {
+                // Spinning cores run up to the limit first.
+                if self.unspin_all(t, limit) {
+                    continue;
+                }
                 self.now = self.now.max(limit);
                 return StopReason::CycleLimit { cycles: limit };
             }
+            if i < self.cores.len() && t.agents[i].wait == Wait::Spin {
+                // Something reaches a spinning core (or, with no limit in
+                // sight, a long while passes): it runs up to then first.
+                let to = if rank == Rank::Core {
+                    self.cores[i].stats.cycles.saturating_add(BATCH)
+                } else {
+                    time
+                };
+                self.unspin(t, i, to);
+                continue;
+            }
             floor = time + 1;
+            if i < self.cores.len() && rank != Rank::Core {
+                // Something else writes the core's memory or registers:
+                // a loop it polls is watched afresh.
+                self.cores[i].spin_forget();
+            }
             let stop = match rank {
                 Rank::Delivery if i == usize::MAX => {
                     self.send_response(t);
@@ -700,6 +742,7 @@ impl Machine {
                 },
             };
             if let Some(stop) = stop {
+                self.unspin_all(t, time);
                 return stop;
             }
         }
@@ -901,6 +944,10 @@ impl Machine {
             budget = horizon.saturating_sub(core.stats.cycles).max(1);
         };
         match exit {
+            CoreExit::Budget if core.spinning() => {
+                t.agents[i].wait = Wait::Spin;
+                None
+            }
             CoreExit::Budget | CoreExit::Idle => None,
             CoreExit::Remote { access, .. } => {
                 let mut shared = Shared {
@@ -1366,6 +1413,35 @@ impl Machine {
         any
     }
 
+    /// Core `i`, spinning (`Wait::Spin`), reaches cycle `to`: the
+    /// iterations of its loop that end by then are done at once and it runs
+    /// on from there (if it ran ahead past `to`, it goes back instead).
+    fn unspin(&mut self, t: &mut Timed, i: usize, to: u64) {
+        if t.agents[i].wait != Wait::Spin {
+            return;
+        }
+        t.dirty.push(i);
+        if !self.settle_speculation(t, i, to) {
+            // It ran ahead only to poll, and went back.
+            t.agents[i].polled = to;
+        } else {
+            self.cores[i].spin_to(to);
+            t.agents[i].wait = Wait::Nothing;
+        }
+    }
+
+    /// Every spinning core reaches cycle `to`: true if any was spinning.
+    fn unspin_all(&mut self, t: &mut Timed, to: u64) -> bool {
+        let mut any = false;
+        for i in 0..self.cores.len() {
+            if t.agents[i].wait == Wait::Spin {
+                self.unspin(t, i, to);
+                any = true;
+            }
+        }
+        any
+    }
+
     /// Core `i`'s turn: it runs to its safe `horizon`, or ahead of it (up
     /// to `hard`, within its window) from a checkpoint, if nothing is
     /// watching (no trace) and the safe horizon is near.
@@ -1383,7 +1459,15 @@ impl Machine {
             && self.trace.is_none()
             && window >= MIN_WINDOW
             && horizon < hard
-            && horizon.saturating_sub(start) < window;
+            && horizon.saturating_sub(start) < window
+            && start >= t.agents[i].polled.saturating_add(POLL_QUIET);
+        // A loop polling local memory is done in closed form, not in
+        // strict order (which proves it exact) nor traced; and stops the
+        // core for good when only other cores bound its horizon (its own
+        // deliveries and DMA engine would wake it at once).
+        let skip = !t.strict && self.trace.is_none();
+        self.cores[i].spin_skip = skip;
+        self.cores[i].spin_park = skip && horizon < hard;
         // External memory's read port, for the core's fetches from DRAM:
         // not while running ahead (a roll-back could not take them back).
         self.cores[i].pipe.port = DramPort {

@@ -1073,6 +1073,86 @@ impl Pipeline {
             self.can_pair = false;
         }
     }
+
+    /// The first cycle whose bank uses can still matter: only a fetch
+    /// waits for a bank, from the cycle after its line's `ready` on,
+    /// `fetch_lead` cycles ahead.
+    fn banks_seen(&self) -> u64 {
+        let r = self.fetch.ready.min(self.fetch_undo.ready).min(self.next);
+        (r + 1).saturating_sub(self.params.fetch_lead)
+    }
+
+    /// Whether this pipeline is `prev` one iteration of a loop later, the
+    /// iteration having taken `p` cycles: every cycle it holds either moved
+    /// by exactly `p`, or stayed where it was and lies before `prev`'s
+    /// first free issue cycle (where it can delay nothing that issues from
+    /// then on); everything else is equal. Then, as long as the loop's
+    /// instructions, their memory accesses and their operands stay the
+    /// same, every further iteration does the same `p` cycles later
+    /// ([`Pipeline::repeat`]). The external memory port (the scheduler's)
+    /// and the memo chain are not compared.
+    pub(crate) fn steady_after(&self, prev: &Pipeline, p: u64) -> bool {
+        let base = prev.next;
+        let moved = |a: u64, b: u64| b == a.wrapping_add(p) || (b == a && (a <= base || a == NONE));
+        let fetch = |a: &Fetch, b: &Fetch| {
+            a.line == b.line
+                && a.reason == b.reason
+                && moved(a.ready, b.ready)
+                && moved(a.first, b.first)
+        };
+        p > 0
+            && self
+                .ready
+                .iter()
+                .zip(&prev.ready)
+                .all(|(&b, &a)| moved(a, b))
+            && moved(prev.last, self.last)
+            && self.next == prev.next + p
+            && fetch(&prev.fetch, &self.fetch)
+            && fetch(&prev.fetch_undo, &self.fetch_undo)
+            && self.fetch_changed == prev.fetch_changed
+            && self.banks_window(self.banks_seen()) == prev.banks_window(prev.banks_seen())
+            && moved(prev.blocked_until, self.blocked_until)
+            && self.blocked_reason == prev.blocked_reason
+            && self.blocked_by_load == prev.blocked_by_load
+            && self.lat == prev.lat
+            && self.last_class == prev.last_class
+            && self.last_writes == prev.last_writes
+            && self.can_pair == prev.can_pair
+            && self.ext_lines == prev.ext_lines
+            && self.pending == prev.pending
+            && self.need == prev.need
+            && self.dram_log == prev.dram_log
+    }
+
+    /// The state `n` more iterations of the loop later, this pipeline being
+    /// `prev` one iteration later ([`Pipeline::steady_after`]): every cycle
+    /// that moved from `prev` moves `n` times as far again; the rest stays.
+    pub(crate) fn repeat(&mut self, prev: &Pipeline, n: u64) {
+        let step = |a: u64, b: &mut u64| {
+            if *b != a {
+                *b = b.wrapping_add(n.wrapping_mul(b.wrapping_sub(a)));
+            }
+        };
+        for (b, &a) in self.ready.iter_mut().zip(&prev.ready) {
+            step(a, b);
+        }
+        step(prev.last, &mut self.last);
+        step(prev.fetch.ready, &mut self.fetch.ready);
+        step(prev.fetch.first, &mut self.fetch.first);
+        step(prev.fetch_undo.ready, &mut self.fetch_undo.ready);
+        step(prev.fetch_undo.first, &mut self.fetch_undo.first);
+        // (The bank uses seen relative to the next issue.)
+        self.banks_from = self
+            .banks_from
+            .wrapping_add(n.wrapping_mul(self.next.wrapping_sub(prev.next)));
+        step(prev.next, &mut self.next);
+        step(prev.blocked_until, &mut self.blocked_until);
+        // `quiet` bounds every slot from above (the memo relies on no more).
+        step(prev.quiet, &mut self.quiet);
+        self.quiet = self.ready.iter().fold(self.quiet, |q, &r| q.max(r));
+        self.chain = None;
+    }
 }
 
 /// Whether `second` may issue in the same cycle as `first` (isa.md §5.2).

@@ -368,6 +368,9 @@ pub(super) struct Env<'a> {
     pub(super) timers: bool,
     /// The cycle up to which the timers have counted.
     pub(super) timer_at: &'a mut u64,
+    /// Timed: bit 0 set by a load from a local SRAM bank, bit 1 by any
+    /// other load or store (a loop polling local memory, `Spin`).
+    pub(super) mem: &'a mut u8,
 }
 
 /// Runs `insns` (a block's first ones, from `entry`) with the timing model
@@ -395,6 +398,7 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         limit,
         timers,
         timer_at,
+        mem: mem_seen,
     } = env;
     let mut pc = entry;
     let mut len = 0;
@@ -460,6 +464,13 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
             } else {
                 None
             };
+            if let Some(m) = mem {
+                *mem_seen |= if !m.store && matches!(m.place, TPlace::Local(Some(_))) {
+                    1
+                } else {
+                    2
+                };
+            }
             let done_info = Done {
                 mem: mem.map(|m| (m.place, m.store)),
                 sub_word: mem.is_some_and(|m| matches!(m.size, Size::Byte | Size::Half)),

@@ -164,6 +164,214 @@ pub struct Core {
     pub dma_error: Option<epsim_dma::DmaError>,
     /// Code from another core's SRAM being executed.
     fetch_buf: FetchBuf,
+    /// Timed mode: the iterations of a loop that only polls this core's
+    /// SRAM are done in closed form ([`Spin`]); off in strict order and
+    /// when traced (the scheduler sets it for each run).
+    pub spin_skip: bool,
+    /// With `spin_skip`: such a loop stops the run at its head instead
+    /// ([`Core::spinning`]), for the scheduler to leave the core alone
+    /// until something can change what it reads.
+    pub spin_park: bool,
+    /// The loop being watched.
+    spin: Box<Spin>,
+}
+
+/// A loop that only polls local memory, watched for its fixed point.
+///
+/// A block that jumps back to its own first instruction, stores nothing,
+/// loads only from this core's SRAM and left no interrupt to take is one
+/// iteration of a polling loop. When the architectural state at its head
+/// is the same after an iteration as before it, and the pipeline's is the
+/// same moved by the iteration's cycles (`Pipeline::steady_after`), every
+/// further iteration does exactly the same, that many cycles later, until
+/// something else writes the core's memory or registers (a delivery from
+/// the mesh, its DMA engine, the host) or a timer counts: timed mode then
+/// does `n` iterations at once ([`Spin::repeat`]): cycles, instructions,
+/// dual issues and stalls advanced by `n` times one iteration's, and the
+/// pipeline as `n` iterations leave it. Not with the timers counting, a
+/// hardware loop active, or a trace.
+#[derive(Clone, Debug)]
+struct Spin {
+    /// The head of the loop whose last iteration only polled (`u32::MAX`:
+    /// none).
+    entry: u32,
+    /// Whether a head is saved (the state, the pipeline, the counters):
+    /// 1, else 0.
+    stage: u8,
+    state: ArchState,
+    pipe: Option<Pipeline>,
+    stats: CoreStats,
+    /// Instructions retired and the cycle, at the saved head.
+    instret: u64,
+    now: u64,
+    /// Heads to let pass before looking again, and looks that failed in a
+    /// row (a loop whose state changes: looked at ever less often).
+    skip: u32,
+    fails: u32,
+    /// The run stopped at the head of a loop in its fixed point.
+    parked: bool,
+    /// Since the last arrival at `entry`: only loads from local SRAM
+    /// banks, nothing else (`clean`), at least one load (`loads`); the
+    /// last block was cut short by the end of a run (`mid`: the next one
+    /// continues the same iteration).
+    clean: bool,
+    loads: bool,
+    mid: bool,
+}
+
+impl Spin {
+    fn new() -> Spin {
+        Spin {
+            entry: u32::MAX,
+            stage: 0,
+            state: ArchState::new(),
+            pipe: None,
+            stats: CoreStats::default(),
+            instret: 0,
+            now: 0,
+            skip: 0,
+            fails: 0,
+            parked: false,
+            clean: false,
+            loads: false,
+            mid: false,
+        }
+    }
+
+    /// Forgets the heads it saved: something else may have written the
+    /// core's memory or registers. (What it knows of the loop's code
+    /// stays: its next head is compared with the one after.)
+    fn forget(&mut self) {
+        self.stage = 0;
+        self.parked = false;
+    }
+
+    /// Forgets everything (the core went back in time, or was reset).
+    fn clear(&mut self) {
+        self.forget();
+        self.entry = u32::MAX;
+        self.mid = false;
+    }
+
+    /// A block starts at `entry` (with the core's state, as for
+    /// [`Spin::look`]): the cycles of one iteration if it is the head of a
+    /// loop in its fixed point.
+    #[inline(always)]
+    fn head(
+        &mut self,
+        entry: u32,
+        s: &ArchState,
+        pipe: &Pipeline,
+        stats: &CoreStats,
+        instret: u64,
+        now: u64,
+    ) -> Option<u64> {
+        if std::mem::take(&mut self.mid) {
+            // The rest of a block the last run cut short.
+            return None;
+        }
+        let polled = self.entry == entry && self.clean && self.loads;
+        self.clean = true;
+        self.loads = false;
+        if self.entry != entry {
+            self.entry = entry;
+            self.stage = 0;
+            self.skip = 0;
+            self.fails = 0;
+            return None;
+        }
+        if !polled {
+            self.stage = 0;
+            return None;
+        }
+        self.look(s, pipe, stats, instret, now)
+    }
+
+    /// A block (or the first part of one) ran: `mem` says where its
+    /// accesses went (bit 0: a load from a local bank; bit 1: anything
+    /// else), `quiet` that it did nothing else the loop may not (a store
+    /// for the system's attention, a hardware loop, the timers counting),
+    /// `cut` that the run ended before its end, `last` how it ended.
+    #[inline(always)]
+    fn piece(&mut self, mem: u8, quiet: bool, cut: bool, last: Option<Step>) {
+        if mem & 2 != 0 || !quiet {
+            self.clean = false;
+        }
+        self.loads |= mem & 1 != 0;
+        self.mid = false;
+        match last {
+            None => self.mid = cut,
+            Some(Step::Jump { target }) if target == self.entry => {}
+            Some(_) => self.clean = false,
+        }
+    }
+
+    /// At the head of the watched loop, with the core's state, pipeline,
+    /// counters, instructions retired and cycle: the cycles of one
+    /// iteration if the loop is in its fixed point (this head's state is
+    /// the saved one's one iteration later).
+    #[inline(never)]
+    fn look(
+        &mut self,
+        s: &ArchState,
+        pipe: &Pipeline,
+        stats: &CoreStats,
+        instret: u64,
+        now: u64,
+    ) -> Option<u64> {
+        if self.skip > 0 {
+            self.skip -= 1;
+            return None;
+        }
+        if self.stage > 0 && now > self.now && *s == self.state {
+            let p = now - self.now;
+            if let Some(prev) = self.pipe.as_ref() {
+                if pipe.steady_after(prev, p) {
+                    self.fails = 0;
+                    return Some(p);
+                }
+            }
+        } else if self.stage > 0 {
+            // The loop changes the registers: looked at ever less often.
+            self.fails += 1;
+            self.skip = (1u32 << self.fails.min(10)) - 1;
+        }
+        self.state.clone_from(s);
+        match &mut self.pipe {
+            Some(p) => p.clone_from(pipe),
+            None => self.pipe = Some(pipe.clone()),
+        }
+        self.stats = *stats;
+        self.instret = instret;
+        self.now = now;
+        self.stage = 1;
+        None
+    }
+
+    /// Does `n` more iterations of the loop in its fixed point, the core
+    /// being at its head with `pipe`, `stats` (whose `cycles` and `instret`
+    /// are not used), `instret` and `now`; the saved head is no longer one
+    /// iteration back.
+    fn repeat(
+        &mut self,
+        n: u64,
+        pipe: &mut Pipeline,
+        stats: &mut CoreStats,
+        instret: &mut u64,
+        now: &mut u64,
+    ) {
+        let Some(prev) = self.pipe.as_ref() else {
+            return;
+        };
+        *now += n * (*now - self.now);
+        *instret += n * (*instret - self.instret);
+        stats.dual += n * (stats.dual - self.stats.dual);
+        for (a, b) in stats.stalls.iter_mut().zip(self.stats.stalls) {
+            *a += n * (*a - b);
+        }
+        pipe.repeat(prev, n);
+        self.stage = 0;
+    }
 }
 
 /// A core's state at one cycle, to roll back to: what it runs with, not
@@ -312,7 +520,51 @@ impl Core {
             timer_at: 0,
             dram_via_mesh: false,
             fetch_buf: FetchBuf::EMPTY,
+            spin_skip: false,
+            spin_park: false,
+            spin: Box::new(Spin::new()),
         }
+    }
+
+    /// Whether the last run stopped at the head of a loop that only polls
+    /// local memory, in its fixed point ([`Spin`]): until something else
+    /// writes the core's memory or registers, [`Core::spin_to`] moves it
+    /// on in closed form.
+    pub fn spinning(&self) -> bool {
+        self.spin.parked
+    }
+
+    /// Something other than the core itself may have written its memory or
+    /// registers: a loop it polls is watched afresh.
+    pub fn spin_forget(&mut self) {
+        self.spin.forget();
+    }
+
+    /// A core [`Core::spinning`]: does the loop's iterations that end by
+    /// cycle `to`, at once, and leaves the core at the loop's head (from
+    /// there it runs as usual).
+    pub fn spin_to(&mut self, to: u64) {
+        if !std::mem::take(&mut self.spin.parked) {
+            return;
+        }
+        let now = self.stats.cycles;
+        let p = now - self.spin.now;
+        let n = to.saturating_sub(now) / p;
+        if n > 0 {
+            let mut instret = self.stats.instret;
+            let mut cycles = now;
+            self.spin.repeat(
+                n,
+                &mut self.pipe,
+                &mut self.stats,
+                &mut instret,
+                &mut cycles,
+            );
+            self.stats.instret = instret;
+            self.stats.cycles = cycles;
+            self.timer_at = cycles;
+        }
+        self.spin.stage = 0;
     }
 
     /// A bus for this core over the shared memories.
@@ -381,6 +633,9 @@ impl Core {
                 timer_at,
                 dram_via_mesh,
                 fetch_buf,
+                spin_skip,
+                spin_park,
+                spin,
                 ..
             } = self;
             let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
@@ -426,8 +681,29 @@ impl Core {
                     }
                 }
             }
+            spin.parked = false;
             while now < limit {
                 let entry = s.pc;
+                // The head of a loop that only polls local memory: in its
+                // fixed point, the run stops here for the scheduler, or
+                // the iterations that end well before the limit are done
+                // at once.
+                if TIMED && !TRACE && *spin_skip {
+                    let instret = stats.instret + retired;
+                    if let Some(p) = spin.head(entry, s, pipe, stats, instret, now) {
+                        if *spin_park {
+                            spin.parked = true;
+                            break 'run CoreExit::Budget;
+                        }
+                        let n = ((limit - now) / p).saturating_sub(1);
+                        if n > 0 {
+                            let mut instret = instret;
+                            spin.repeat(n, pipe, stats, &mut instret, &mut now);
+                            retired = instret - stats.instret;
+                            *timer_at = now;
+                        }
+                    }
+                }
                 let fetch_fault = |fault| {
                     CoreExit::Fault(GuestFault {
                         core: id,
@@ -480,6 +756,8 @@ impl Core {
                 // hardware-loop rule applies to the last one run only: the
                 // block was cut after the loop's last instruction above.
                 bus.attention = false;
+                // Where its loads and stores went (`Spin::piece`).
+                let mut mem = 0u8;
                 let (done, pc, len, last, issued) = if !TIMED && !TRACE && !timers {
                     let (done, pc, len, last) = match block {
                         Some(_) => plain_chain(
@@ -510,7 +788,7 @@ impl Core {
                             || dram_block_fits(pipe, &bus, &insns[..n], now, limit))
                 }) {
                     memo.validate(blocks.generation);
-                    memo_block(
+                    let ran = memo_block(
                         s,
                         &mut bus,
                         &insns[..n],
@@ -521,7 +799,14 @@ impl Core {
                         stats,
                         memo,
                         &mut now,
-                    )
+                    );
+                    // (Its accesses, as the replay key codes them.)
+                    let c = &bus.codes;
+                    mem = u8::from(c.external) << 1;
+                    for &k in &c.codes[..c.n] {
+                        mem |= if k & 7 < 4 && k & 8 == 0 { 1 } else { 2 };
+                    }
+                    ran
                 } else {
                     general_block::<TIMED, TRACE, REC>(
                         s,
@@ -538,11 +823,16 @@ impl Core {
                             limit,
                             timers,
                             timer_at: &mut *timer_at,
+                            mem: &mut mem,
                         },
                         &mut now,
                     )
                 };
                 retired += done as u64;
+                if TIMED && !TRACE && *spin_skip {
+                    let quiet = !bus.attention && s.lc == 0 && !timers;
+                    spin.piece(mem, quiet, done < n, last);
+                }
                 if !timers {
                     // Nothing counted: a timer enabled by this block
                     // counts from here.
@@ -813,6 +1103,7 @@ impl Core {
     /// idle: a SYNC interrupt (a write of 1 to its ILATST, as e-hal's
     /// `e_start` does) starts it at address 0.
     pub fn reset(&mut self) {
+        self.spin.clear();
         self.state = ArchState::new();
         self.regs = OtherRegs {
             meshconfig: 2,
@@ -864,6 +1155,7 @@ impl Core {
 
     /// Returns to the state saved in `cp`.
     pub fn roll_back(&mut self, cp: &Checkpoint) {
+        self.spin.clear();
         self.state.clone_from(&cp.state);
         self.regs.clone_from(&cp.regs);
         self.run = cp.run;
