@@ -576,6 +576,11 @@ impl Machine {
                     self.now = self.now.max(limit);
                     return StopReason::CycleLimit { cycles: limit };
                 }
+                // Every core has stopped: the run ends when the last one
+                // did (a core going idle acts on nothing that moves `now`).
+                for &g in &self.group {
+                    self.now = self.now.max(self.cores[g].stats.cycles);
+                }
                 return self.finished();
             };
             if self.trace.is_some() {
