@@ -71,7 +71,9 @@ use epsim_isa::{MemFault, Size};
 use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
 
 use crate::config::CoreId;
-use crate::core::{Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared};
+use crate::core::{
+    is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
+};
 use crate::machine::{IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort};
 
@@ -927,7 +929,7 @@ impl Machine {
                 break exit;
             };
             let own = access.addr & 0xFFF0_0000 == core.id.global_base()
-                && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF));
+                && is_dma(access.addr & 0xF_FFFF);
             if !own || access.kind != RemoteKind::Load {
                 break exit;
             }
@@ -1050,7 +1052,7 @@ impl Machine {
             t.agents[i].wait = Wait::Response { access, issue };
             return None;
         }
-        if k == i && (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
+        if k == i && is_dma(access.addr & 0xF_FFFF) {
             // Its own DMA registers.
             let mut shared = Shared {
                 dram: &mut self.dram,
@@ -1243,7 +1245,7 @@ impl Machine {
                     ext_base: self.config.ext_base,
                 };
                 let _ = self.cores[i].serve(&mut shared, access, at);
-                if (0xF0500..0xF0540).contains(&(access.addr & 0xF_FFFF)) {
+                if is_dma(access.addr & 0xF_FFFF) {
                     // A DMA engine reprogrammed.
                     t.wake_refused(at);
                 }

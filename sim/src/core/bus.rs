@@ -32,7 +32,7 @@ const MEMSTATUS_XWRITE_BREACH: u32 = 1 << 13;
 /// The DMA registers (0xF0500-0xF053F): the machine's DMA engine answers
 /// them, at the cycle of the access.
 #[inline(always)]
-fn is_dma(off: u32) -> bool {
+pub(crate) fn is_dma(off: u32) -> bool {
     (0xF0500..0xF0540).contains(&off)
 }
 

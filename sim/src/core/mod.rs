@@ -26,6 +26,7 @@ mod blocks;
 mod bus;
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
+pub(crate) use bus::is_dma;
 pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
 use bus::{MemCodes, Place};
 
