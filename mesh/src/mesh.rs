@@ -414,26 +414,36 @@ pub struct Mesh {
     stats: Stats,
     /// The delivery bounds of every destination (nodes in index order,
     /// then external memory), worked out in one pass over the packets in
-    /// flight by the first query after a change and kept until the next
-    /// change (`inject`, `inject_external`, `advance`): the scheduler asks
-    /// for many destinations between two changes.
+    /// flight by the first query, lowered by each injection and kept
+    /// (still lower bounds as packets move) until `advance` reaches one:
+    /// the scheduler asks for many destinations between two changes.
     bounds: RefCell<Option<Bounds>>,
+    /// Per node: a place freeing in one of its interface queues is
+    /// reported (`Mesh::watch_queue`); the nodes reported, and the first
+    /// tick one freed in the advance being simulated.
+    watched: Vec<bool>,
+    freed: Vec<NodeId>,
+    freed_at: Option<u64>,
 }
 
-/// The cached delivery bounds: one per destination, and their least over
-/// the nodes and over everything (the scheduler asks for those most).
+/// The cached delivery bounds (`Mesh::bounds`): per destination, and the
+/// least over every destination and over the nodes.
 #[derive(Clone, Debug)]
 struct Bounds {
-    each: Vec<u64>,
-    nodes: u64,
-    all: u64,
+    all: Vec<u64>,
+    least: u64,
+    least_node: u64,
 }
 
 impl Bounds {
-    fn new(each: Vec<u64>, n: usize) -> Bounds {
-        let nodes = each[..n].iter().copied().min().unwrap_or(NEVER);
-        let all = nodes.min(each[n]);
-        Bounds { each, nodes, all }
+    fn new(all: Vec<u64>, n: usize) -> Bounds {
+        let least_node = all[..n].iter().copied().min().unwrap_or(NEVER);
+        let least = least_node.min(all[n]);
+        Bounds {
+            all,
+            least,
+            least_node,
+        }
     }
 }
 
@@ -476,6 +486,9 @@ impl Mesh {
             in_flight: 0,
             stats: Stats::new(n),
             bounds: RefCell::new(None),
+            watched: vec![false; n],
+            freed: Vec::new(),
+            freed_at: None,
         })
     }
     pub fn geometry(&self) -> &Geometry {
@@ -623,25 +636,69 @@ impl Mesh {
     /// External), then net (C, R, X). Does nothing if `to <= now`. With
     /// nothing in flight it costs O(1) whatever the distance.
     pub fn advance(&mut self, to: Cycle, out: &mut Vec<Arrival>) {
+        self.run_to(to, out, false);
+    }
+
+    /// [`Mesh::advance`], stopping early at the end of the first cycle in
+    /// which a place freed in an interface queue of a node watched
+    /// ([`Mesh::watch_queue`]): the cycle reached, and in `freed` the
+    /// nodes whose queue freed in it (no longer watched).
+    pub fn advance_until_freed(
+        &mut self,
+        to: Cycle,
+        out: &mut Vec<Arrival>,
+        freed: &mut Vec<NodeId>,
+    ) -> Cycle {
+        self.run_to(to, out, true);
+        freed.append(&mut self.freed);
+        self.now
+    }
+
+    /// Reports (once) the next cycle in which a place frees in one of
+    /// `node`'s interface queues: an injection the queue refused can
+    /// succeed from that cycle on, and not before (only the node's own
+    /// injections fill it). False if `node` is not on the chip.
+    pub fn watch_queue(&mut self, node: NodeId) -> bool {
+        match self.geo.index(node) {
+            Some(i) => {
+                self.watched[i] = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn run_to(&mut self, to: Cycle, out: &mut Vec<Arrival>, stop_freed: bool) {
         if to <= self.now {
             return;
         }
         // `NEVER` is the "nothing to do" wake: keep the limit below it.
-        let limit = to.saturating_mul(2).min(NEVER - 1);
+        let mut limit = to.saturating_mul(2).min(NEVER - 1);
+        let mut to = to;
+        self.freed_at = None;
         loop {
             let t = self.wheel.next();
             if t > limit {
                 break;
             }
-            // Packets move: the cached bounds no longer hold.
-            *self.bounds.get_mut() = None;
             self.step(t);
+            if let (true, Some(f)) = (stop_freed, self.freed_at) {
+                // The rest of that cycle, then stop.
+                let c = ceil_cycle(f);
+                if c < to {
+                    to = c;
+                    limit = c.saturating_mul(2);
+                }
+            }
         }
-        // With nothing moved, the cached bounds (each later than the old
-        // `now`) remain lower bounds; one that `to` reached is worked out
-        // again.
-        if let Some(all) = self.bounds.get_mut() {
-            if all.all <= limit {
+        // The cached bounds remain lower bounds while packets move: a
+        // packet's uncontended trip from where it is now never ends
+        // earlier than the one from where it was (it moves along its
+        // route, and every free-from time only grows), and one delivered
+        // leaves a bound that is merely early. One that `to` reached is
+        // worked out again (a bound is always later than `now`).
+        if let Some(b) = self.bounds.get_mut() {
+            if b.least <= limit {
                 *self.bounds.get_mut() = None;
             }
         }
@@ -891,6 +948,12 @@ impl Mesh {
         let Some(mut f) = ni.q.pop_front() else {
             return;
         };
+        let node = key % self.n;
+        if self.watched[node] {
+            self.watched[node] = false;
+            self.freed.push(self.coords[node]);
+            self.freed_at.get_or_insert(t);
+        }
         f.ready = t;
         input.q.push_back(f);
         ni.free = t.saturating_add(self.k.ni);
@@ -1159,17 +1222,17 @@ impl Mesh {
     /// `EXTERNAL`) to `tick`, for a packet just added.
     fn bound_add(&mut self, to: u32, tick: u64) {
         let n = self.n;
-        if let Some(all) = self.bounds.get_mut() {
+        if let Some(b) = self.bounds.get_mut() {
             let slot = if to == EXTERNAL {
                 n
             } else {
                 (to as usize).min(n)
             };
-            all.each[slot] = all.each[slot].min(tick);
+            b.all[slot] = b.all[slot].min(tick);
+            b.least = b.least.min(tick);
             if slot < n {
-                all.nodes = all.nodes.min(tick);
+                b.least_node = b.least_node.min(tick);
             }
-            all.all = all.all.min(tick);
         }
     }
 
@@ -1177,12 +1240,12 @@ impl Mesh {
     /// be delivered.
     fn bound(&self, want: Option<u32>) -> Option<u64> {
         let mut cache = self.bounds.borrow_mut();
-        let all = cache.get_or_insert_with(|| Bounds::new(self.all_bounds(), self.n));
+        let b = cache.get_or_insert_with(|| Bounds::new(self.all_bounds(), self.n));
         let best = match want {
-            None => all.all,
-            Some(NODES) => all.nodes,
-            Some(EXTERNAL) => all.each[self.n],
-            Some(w) => all.each.get(w as usize).copied().unwrap_or(NEVER),
+            None => b.least,
+            Some(NODES) => b.least_node,
+            Some(EXTERNAL) => b.all[self.n],
+            Some(w) => b.all.get(w as usize).copied().unwrap_or(NEVER),
         };
         (best != NEVER).then_some(best)
     }

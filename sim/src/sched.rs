@@ -237,9 +237,16 @@ pub struct Timed {
     /// order: (arrival, core, cycle sent, the access).
     fetches: VecDeque<(u64, usize, u64, RemoteAccess)>,
     /// Cores whose access or DMA move the mesh refused (a full queue) and
-    /// that retry only once the network has changed (`Timed::refused_at`).
+    /// that wait for a place to free in their node's queue
+    /// (`Timed::refused_at`).
     refused: Vec<usize>,
+    /// The nodes whose queue freed a place in the last advance.
+    freed: Vec<NodeId>,
 }
+
+/// The retry cycle of an access or DMA move waiting for a place in its
+/// node's queue (`Timed::refused_at`): known only when the mesh frees one.
+const PARKED: u64 = u64::MAX;
 
 /// A core's place in the scheduler's queue: its first action (if any) and
 /// the cycle of it.
@@ -300,6 +307,7 @@ impl Timed {
             min_out,
             fetches: VecDeque::new(),
             refused: Vec::new(),
+            freed: Vec::new(),
             dram_reads: 0,
             mesh,
             agents: vec![agent; m.cores.len()],
@@ -349,36 +357,59 @@ impl Timed {
         self.dirty.push(k);
     }
 
-    /// The cycle to retry an injection the mesh refused (the queue was
-    /// full), at the earliest `next`: the first cycle the network can
-    /// change on its own. Until then every retry would be refused again:
-    /// a queue frees a place only in one of the network's own events (a
-    /// packet moving on), and packets injected meanwhile only take places
-    /// (they cannot free one earlier: every blocked packet already waits
-    /// for its own wake-up). A DMA engine reprogrammed meanwhile may want
-    /// another move, so it retries at once (`wake_refused`).
-    fn refused_at(&mut self, k: usize, next: u64) -> u64 {
+    /// The cycle to retry an injection the mesh refused at core `k`'s
+    /// node `n` (its queue was full): `PARKED`, the first cycle a place
+    /// frees in that queue, which the mesh reports as it advances
+    /// (`Machine::advance_mesh`). Every retry before then would be refused
+    /// again (only the node's own injections fill its queue), so this
+    /// gives what retrying every cycle gives, in one step. A DMA engine
+    /// reprogrammed meanwhile may want another move, so it retries at
+    /// once (`wake_refused`).
+    fn refused_at(&mut self, k: usize, n: NodeId) -> u64 {
         if !self.refused.contains(&k) {
             self.refused.push(k);
         }
+        self.mesh.watch_queue(n);
+        PARKED
+    }
+
+    /// The first cycle a refused injection can be retried in (a place
+    /// freeing in a queue is one of the network's own events, after the
+    /// cycle it has reached); `u64::MAX` if none waits.
+    fn parked_bound(&self) -> u64 {
+        if self.refused.is_empty() {
+            return u64::MAX;
+        }
+        let next = self.mesh.now() + 1;
         self.mesh.next_event().map_or(next, |e| e.max(next))
     }
 
+    /// Core `k`'s refused access and DMA move, if waiting for a place in
+    /// its node's queue, are retried at cycle `at`.
+    fn unpark(&mut self, k: usize, at: u64) {
+        let Some(p) = self.refused.iter().position(|&r| r == k) else {
+            return;
+        };
+        self.refused.swap_remove(p);
+        let a = &mut self.agents[k];
+        if let Wait::Emit { at: r, issue, .. } = &mut a.wait {
+            if *r == PARKED {
+                *r = at.max(*issue);
+            }
+        }
+        if a.dma_retry == Some(PARKED) {
+            a.dma_retry = Some(at);
+        }
+        self.dirty.push(k);
+    }
+
     /// A DMA engine's registers were written at cycle `at`: every refused
-    /// injection is retried from the next cycle on.
+    /// injection is retried from the next cycle on. (Only one still
+    /// waiting: a DMA engine that has since moved keeps the pace of its
+    /// path into the mesh.)
     fn wake_refused(&mut self, at: u64) {
-        let retry = at + 1;
-        for k in std::mem::take(&mut self.refused) {
-            let a = &mut self.agents[k];
-            if let Wait::Emit { at: r, issue, .. } = &mut a.wait {
-                // (Not before its instruction issues: a core may wait to
-                // send an access that was never refused.)
-                *r = (*r).min(retry.max(*issue));
-            }
-            if let Some(r) = &mut a.dma_retry {
-                *r = (*r).min(retry);
-            }
-            self.dirty.push(k);
+        for k in self.refused.clone() {
+            self.unpark(k, at + 1);
         }
     }
 
@@ -496,8 +527,13 @@ impl Machine {
             // (The host may have written it since the last run.)
             core.spin_forget();
         }
-        // Anything may have changed since the last run (a load, the host).
+        // Anything may have changed since the last run (a load, the host):
+        // refused injections are retried.
         t.dirty.extend(0..self.cores.len());
+        let retry = t.mesh.now() + 1;
+        for k in t.refused.clone() {
+            t.unpark(k, retry);
+        }
         let mut watched_changed = true;
         let mut cond = None;
         // The cycle after the last action's.
@@ -552,12 +588,25 @@ impl Machine {
             let frontier = next.map_or(u64::MAX, |n| n.0);
             if let Some(bound) = t.mesh.earliest_arrival_bound() {
                 if bound <= frontier && bound < limit {
-                    self.advance_mesh(t, bound);
-                    // (What arrived, arrived in cycle `bound`.)
-                    floor = bound + 1;
+                    // (What arrived, arrived by the cycle reached: `bound`,
+                    // or earlier where a place freed for a refused
+                    // injection.)
+                    floor = self.advance_mesh(t, bound) + 1;
                     continue;
                 }
             }
+            // A refused injection waits for a place to free in its node's
+            // queue: the mesh runs up to the next action (nothing arrives
+            // by then), or to the first cycle a place frees in a queue
+            // something waits for, where that retry is the next action.
+            if !t.refused.is_empty() {
+                let to = frontier.min(limit.saturating_sub(1));
+                if t.mesh.now() < to {
+                    self.advance_mesh(t, to);
+                    continue;
+                }
+            }
+            let parked = t.parked_bound();
             if let Some(c) = cond {
                 if next.is_none_or(|n| n.0 >= c) && self.unspin_all(t, c) {
                     continue;
@@ -668,7 +717,12 @@ impl Machine {
                     }
                     _ => {
                         self.commit(t, i);
-                        let dma_i = self.earliest(t, i).1;
+                        // (A refused DMA move waits for a place in the
+                        // queue: not before `parked`.)
+                        let dma_i = match t.agents[i].dma_retry {
+                            Some(PARKED) => parked,
+                            _ => self.earliest(t, i).1,
+                        };
                         // The horizon: the first cycle something else
                         // could reach this core.
                         // (Traced, a shorter batch: the lines of other
@@ -707,6 +761,8 @@ impl Machine {
                         } else {
                             least[0].0
                         };
+                        // (Refused injections waiting for a place.)
+                        let others = others.min(parked);
                         horizon = horizon.min(others.saturating_add(t.lookahead));
                         if t.strict {
                             horizon = horizon.min(time + 1);
@@ -755,11 +811,22 @@ impl Machine {
         }
     }
 
-    /// Advances the mesh to the end of cycle `to`, queueing what arrives.
-    fn advance_mesh(&mut self, t: &mut Timed, to: u64) {
+    /// Advances the mesh to the end of cycle `to`, queueing what arrives,
+    /// or to the end of an earlier cycle in which a place freed in the
+    /// queue of a node whose injection was refused: the cycle reached.
+    fn advance_mesh(&mut self, t: &mut Timed, to: u64) -> u64 {
         let mut arrivals = std::mem::take(&mut t.arrivals);
         arrivals.clear();
-        t.mesh.advance(to, &mut arrivals);
+        let mut freed = std::mem::take(&mut t.freed);
+        let reached = t.mesh.advance_until_freed(to, &mut arrivals, &mut freed);
+        // A place freed in the queue of a node whose injection was
+        // refused: retried in that cycle.
+        for n in freed.drain(..) {
+            if let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) {
+                t.unpark(k, reached);
+            }
+        }
+        t.freed = freed;
         for a in &arrivals {
             let Some(p) = t.untag(a.tag) else { continue };
             let Dest::Node(n) = a.to else {
@@ -773,14 +840,18 @@ impl Machine {
         }
         t.arrivals = arrivals;
         self.now = self.now.max(to.min(self.now.max(t.mesh.now())));
+        reached
     }
 
     /// Brings the mesh to the end of cycle `at` before something is
     /// injected in it, so that a full queue is judged as of `at`. (Nothing
     /// arrives by then: the scheduler delivers arrivals before the actions
     /// of their cycle.)
+    /// (A place freeing for a refused injection stops an advance early;
+    /// the scheduler has run the mesh up to the action's cycle when any
+    /// waits, so one freeing here is for none.)
     fn mesh_to(&mut self, t: &mut Timed, at: u64) {
-        if t.mesh.now() < at {
+        while t.mesh.now() < at {
             self.advance_mesh(t, at);
         }
     }
@@ -1116,7 +1187,7 @@ impl Machine {
             },
             Err(InjectError::Full) => {
                 t.untag(tag);
-                let retry = t.refused_at(i, at.max(t.mesh.now()) + 1);
+                let retry = t.refused_at(i, node(from));
                 t.agents[i].wait = Wait::Emit {
                     access,
                     issue,
@@ -1635,7 +1706,7 @@ impl Machine {
                 }
                 // Refused: the network is busy; the same move next cycle.
                 Err(None) => {
-                    t.agents[i].dma_retry = Some(t.refused_at(i, now + 1));
+                    t.agents[i].dma_retry = Some(t.refused_at(i, node(self.cores[i].id)));
                     break;
                 }
                 Err(Some(addr)) => core.dma.fault(ch, addr),
