@@ -977,6 +977,12 @@ impl Machine {
         }
         let start = core.stats.cycles;
         let mut budget = horizon.saturating_sub(start).max(1);
+        // Until `horizon` nothing but the core changes its DMA engine (its
+        // next move is at the horizon at the earliest, and anything
+        // reaching the core comes later, or makes a core running ahead go
+        // back): reads of its registers are answered in the run. (Not
+        // traced: a trace shows them as the machine answers them.)
+        core.dma_direct = self.trace.is_none();
         let exit = loop {
             let mut shared = Shared {
                 dram: &mut self.dram,

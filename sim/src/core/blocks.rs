@@ -464,12 +464,17 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
             } else {
                 None
             };
+            // (A read of the core's own DMA registers answered at once
+            // counts as a local load: `CoreBus::direct_dma`.)
+            let direct = std::mem::take(&mut bus.direct);
             if let Some(m) = mem {
-                *mem_seen |= if !m.store && matches!(m.place, TPlace::Local(Some(_))) {
+                *mem_seen |= if !m.store && (direct || matches!(m.place, TPlace::Local(Some(_)))) {
                     1
                 } else {
                     2
                 };
+            } else if direct {
+                *mem_seen |= 1;
             }
             let done_info = Done {
                 mem: mem.map(|m| (m.place, m.store)),

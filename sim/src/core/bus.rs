@@ -173,6 +173,13 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// The instruction being executed from another core's SRAM: its PC
     /// and word (for traces and diagnostics; its bytes are not here).
     pub(super) remote_insn: Option<(u32, u32)>,
+    /// Timed mode, when nothing else can change them during the run
+    /// (`Core::dma_direct`): the core's DMA engine, whose registers a
+    /// load or MOVFS reads at once instead of asking the machine.
+    pub(super) dma: Option<&'a epsim_dma::Dma>,
+    /// Such a read happened since this was last cleared (a polling loop
+    /// may read the registers as it reads its SRAM: `Spin`).
+    pub(super) direct: bool,
 }
 
 /// The memory accesses of a block as its replay key names them: per
@@ -256,6 +263,8 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             answer: None,
             dram_via_mesh: false,
             remote_insn: None,
+            dma: None,
+            direct: false,
         }
     }
 
@@ -367,6 +376,9 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             // This core's own DMA registers, by their local address.
             access.addr |= self.id_bits << 20;
         }
+        if self.answer.is_none() {
+            self.answer = self.direct_dma(access);
+        }
         match self.answer.take() {
             Some(a) if a.addr == access.addr => {
                 if REC && a.value.is_ok() {
@@ -401,6 +413,35 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 None
             }
         }
+    }
+
+    /// A load of one of the core's own DMA registers, answered from the
+    /// engine at once when the run allows it (`dma`): what the machine
+    /// would answer at the access's cycle, with no latency (sched.rs).
+    /// Not when the block already holds an answered access with a latency
+    /// (the replay key keeps one latency per block).
+    #[inline]
+    fn direct_dma(&mut self, access: RemoteAccess) -> Option<Answer> {
+        let dma = self.dma?;
+        let off = access.addr & 0xF_FFFF;
+        if access.kind != RemoteKind::Load
+            || access.addr >> 20 != self.id_bits
+            || !is_dma(off)
+            || (self.codes.external && self.codes.remote != (0, false))
+        {
+            return None;
+        }
+        self.direct = true;
+        let value = if access.size == Size::Word {
+            Ok(u64::from(dma.read_reg(off - 0xF0500)))
+        } else {
+            Err(MemFault::Protected)
+        };
+        Some(Answer {
+            addr: access.addr,
+            value,
+            latency: 0,
+        })
     }
 
     /// A store the memory-protection register forbids: it is dropped,
@@ -599,6 +640,11 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
         let off = sreg.mmr_addr();
         if is_dma(off) {
             let addr = self.id_bits << 20 | off;
+            if let (Some(dma), None) = (self.dma, self.answer) {
+                // (Not noted as a memory access: a MOVFS is no load.)
+                self.direct = true;
+                return Access::Ready(dma.read_reg(off - 0xF0500));
+            }
             return match self.deferred(addr, Size::Word, RemoteKind::Load) {
                 Access::Ready(v) => Access::Ready(v as u32),
                 Access::Busy => Access::Busy,

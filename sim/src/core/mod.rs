@@ -173,6 +173,13 @@ pub struct Core {
     /// ([`Core::spinning`]), for the scheduler to leave the core alone
     /// until something can change what it reads.
     pub spin_park: bool,
+    /// Timed mode: in this run nothing but the core itself can change
+    /// what its DMA registers read (the scheduler's run ends before the
+    /// engine's next move and before anything can reach the core, or the
+    /// core goes back if something does), so its loads and MOVFS of them
+    /// are answered from the engine at once, as the machine would answer
+    /// them (set by the scheduler for each run).
+    pub dma_direct: bool,
     /// The loop being watched.
     spin: Box<Spin>,
 }
@@ -523,6 +530,7 @@ impl Core {
             fetch_buf: FetchBuf::EMPTY,
             spin_skip: false,
             spin_park: false,
+            dma_direct: false,
             spin: Box::new(Spin::new()),
         }
     }
@@ -637,9 +645,14 @@ impl Core {
                 spin_skip,
                 spin_park,
                 spin,
+                dma,
+                dma_direct,
                 ..
             } = self;
             let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
+            if TIMED && *dma_direct {
+                bus.dma = Some(&*dma);
+            }
             bus.answer = answer.take();
             bus.dram_via_mesh = *dram_via_mesh;
             // A one-instruction block for code in another core's SRAM.
@@ -802,10 +815,20 @@ impl Core {
                         &mut now,
                     );
                     // (Its accesses, as the replay key codes them.)
+                    // (Reads of the core's own DMA registers answered at
+                    // once count as local loads: `CoreBus::direct_dma`;
+                    // any other access through the mesh stopped the block
+                    // before it, or is its first instruction answered
+                    // after such a stop, which made the loop unclean.)
+                    let direct = std::mem::take(&mut bus.direct);
                     let c = &bus.codes;
-                    mem = u8::from(c.external) << 1;
+                    mem = u8::from(c.external && !direct) << 1 | u8::from(direct);
                     for &k in &c.codes[..c.n] {
-                        mem |= if k & 7 < 4 && k & 8 == 0 { 1 } else { 2 };
+                        mem |= if k & 8 == 0 && (k & 7 < 4 || (direct && k & 7 == 6)) {
+                            1
+                        } else {
+                            2
+                        };
                     }
                     ran
                 } else {
