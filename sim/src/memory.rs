@@ -27,6 +27,21 @@ pub struct CodeMem {
     has_code: bool,
     /// Advanced by every write that changes decoded code.
     epoch: u64,
+    /// Saving what writes overwrite ([`CodeMem::undo_begin`]).
+    undo_on: bool,
+    undo: Option<Box<Undo>>,
+}
+
+/// Bytes per page of the undo record.
+const UNDO_PAGE: usize = 64;
+
+/// The undo record of a memory since [`CodeMem::undo_begin`]: each page
+/// as it was before its first write since then (copy on first write).
+struct Undo {
+    saved: Vec<u8>,
+    /// One bit per page saved, and the pages saved in order.
+    dirty: Vec<u64>,
+    pages: Vec<u32>,
 }
 
 impl CodeMem {
@@ -37,7 +52,88 @@ impl CodeMem {
             code: vec![0; size.div_ceil(16) as usize],
             has_code: false,
             epoch: 0,
+            undo_on: false,
+            undo: None,
         }
+    }
+
+    /// From now on, what each write overwrites is kept (a page at its
+    /// first write), until [`CodeMem::undo_end`] or [`CodeMem::undo_apply`]:
+    /// the memory's part of a checkpoint, costing what is written instead
+    /// of a copy of the whole memory.
+    pub fn undo_begin(&mut self) {
+        let n = self.bytes.len();
+        let u = self.undo.get_or_insert_with(|| {
+            Box::new(Undo {
+                saved: vec![0; n],
+                dirty: vec![0; n.div_ceil(UNDO_PAGE).div_ceil(64)],
+                pages: Vec::new(),
+            })
+        });
+        for &p in &u.pages {
+            u.dirty[p as usize / 64] = 0;
+        }
+        u.pages.clear();
+        self.undo_on = true;
+    }
+
+    /// Stops keeping what writes overwrite (the checkpoint is final).
+    pub fn undo_end(&mut self) {
+        self.undo_on = false;
+    }
+
+    /// Puts back every byte written since [`CodeMem::undo_begin`], as
+    /// writes (decoded code they change is dropped as for any write), and
+    /// stops keeping.
+    pub fn undo_apply(&mut self) {
+        self.undo_on = false;
+        let Some(mut u) = self.undo.take() else {
+            return;
+        };
+        for &p in &u.pages {
+            let o = p as usize * UNDO_PAGE;
+            let end = (o + UNDO_PAGE).min(self.bytes.len());
+            if self.bytes[o..end] != u.saved[o..end] {
+                self.write_bytes(o as u32, &u.saved[o..end]);
+            }
+            u.dirty[p as usize / 64] = 0;
+        }
+        u.pages.clear();
+        self.undo = Some(u);
+    }
+
+    /// Keeps the pages of `[off, off + len)` not kept yet.
+    #[cold]
+    #[inline(never)]
+    fn save(&mut self, off: u32, len: u32) {
+        let Some(u) = self.undo.as_deref_mut() else {
+            return;
+        };
+        if len == 0 {
+            return;
+        }
+        let first = off as usize / UNDO_PAGE;
+        let last = (off as usize + len as usize - 1) / UNDO_PAGE;
+        for p in first..=last {
+            let bit = 1u64 << (p % 64);
+            if u.dirty[p / 64] & bit == 0 {
+                u.dirty[p / 64] |= bit;
+                u.pages.push(p as u32);
+                let o = p * UNDO_PAGE;
+                let end = (o + UNDO_PAGE).min(self.bytes.len());
+                u.saved[o..end].copy_from_slice(&self.bytes[o..end]);
+            }
+        }
+    }
+
+    /// Whether the page of `off` is kept already (the fast path of
+    /// stores while keeping).
+    #[inline(always)]
+    fn kept(&self, off: u32) -> bool {
+        let p = off as usize / UNDO_PAGE;
+        self.undo
+            .as_deref()
+            .is_some_and(|u| u.dirty[p / 64] & 1 << (p % 64) != 0)
     }
 
     #[inline(always)]
@@ -104,6 +200,10 @@ impl CodeMem {
         if self.code.get(o >> 4).is_none_or(|&c| c != 0) {
             return false;
         }
+        if self.undo_on && o + len as usize <= self.bytes.len() && !self.kept(off) {
+            // (An aligned store lies within one page.)
+            self.save(off, len);
+        }
         match self.bytes.get_mut(o..o + len as usize) {
             Some(b) => {
                 b.copy_from_slice(&value.to_le_bytes()[..len as usize]);
@@ -127,6 +227,9 @@ impl CodeMem {
     #[inline(always)]
     pub fn write(&mut self, off: u32, len: u32, value: u64) -> bool {
         let o = off as usize;
+        if self.undo_on {
+            self.save(off, len);
+        }
         let b = value.to_le_bytes();
         self.bytes[o..o + len as usize].copy_from_slice(&b[..len as usize]);
         self.has_code && self.touch(off, len)
@@ -136,24 +239,11 @@ impl CodeMem {
     /// changed decoded code.
     pub fn write_bytes(&mut self, off: u32, data: &[u8]) -> bool {
         let o = off as usize;
+        if self.undo_on {
+            self.save(off, data.len() as u32);
+        }
         self.bytes[o..o + data.len()].copy_from_slice(data);
         self.has_code && self.touch(off, data.len() as u32)
-    }
-
-    /// Puts back `saved` (a copy of this memory's bytes, the same size)
-    /// where it differs, as writes: decoded code it changes is dropped as
-    /// for any write. A rolled-back core's SRAM.
-    pub fn restore(&mut self, saved: &[u8]) {
-        const CHUNK: usize = 64;
-        let n = self.bytes.len().min(saved.len());
-        let mut o = 0;
-        while o < n {
-            let end = (o + CHUNK).min(n);
-            if self.bytes[o..end] != saved[o..end] {
-                self.write_bytes(o as u32, &saved[o..end]);
-            }
-            o = end;
-        }
     }
 
     /// The bytes `[off, off + len)` (range checked by the caller).
@@ -163,6 +253,9 @@ impl CodeMem {
 
     /// Fills `[off, off + len)` with zeroes.
     pub fn zero(&mut self, off: u32, len: u32) {
+        if self.undo_on {
+            self.save(off, len);
+        }
         self.bytes[off as usize..(off + len) as usize].fill(0);
         if self.has_code {
             self.touch(off, len);

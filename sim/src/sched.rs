@@ -1454,6 +1454,7 @@ impl Machine {
     fn commit(&mut self, t: &mut Timed, i: usize) {
         let a = &mut t.agents[i];
         if a.speculating {
+            self.cores[i].commit_checkpoint();
             a.speculating = false;
             a.window = (a.window * 2).min(MAX_WINDOW);
         }

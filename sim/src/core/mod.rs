@@ -397,7 +397,8 @@ pub struct Checkpoint {
     dma: Dma,
     dma_error: Option<epsim_dma::DmaError>,
     fetch_buf: FetchBuf,
-    sram: Vec<u8>,
+    // (The SRAM keeps what is written after the checkpoint itself:
+    // `CodeMem::undo_begin`.)
 }
 
 impl Checkpoint {
@@ -1143,7 +1144,8 @@ impl Core {
     }
 
     /// Saves the core's state in `into` (reusing its buffers).
-    pub fn checkpoint(&self, into: &mut Option<Box<Checkpoint>>) {
+    pub fn checkpoint(&mut self, into: &mut Option<Box<Checkpoint>>) {
+        self.sram.undo_begin();
         match into {
             Some(cp) => {
                 cp.state.clone_from(&self.state);
@@ -1156,8 +1158,6 @@ impl Core {
                 cp.dma.clone_from(&self.dma);
                 cp.dma_error = self.dma_error;
                 cp.fetch_buf = self.fetch_buf;
-                cp.sram.clear();
-                cp.sram.extend_from_slice(self.sram.bytes());
             }
             None => {
                 *into = Some(Box::new(Checkpoint {
@@ -1171,13 +1171,18 @@ impl Core {
                     dma: self.dma.clone(),
                     dma_error: self.dma_error,
                     fetch_buf: self.fetch_buf,
-                    sram: self.sram.bytes().to_vec(),
                 }))
             }
         }
     }
 
-    /// Returns to the state saved in `cp`.
+    /// The state saved at the last checkpoint is final: its SRAM no longer
+    /// keeps what writes overwrite.
+    pub fn commit_checkpoint(&mut self) {
+        self.sram.undo_end();
+    }
+
+    /// Returns to the state saved in `cp` (the last checkpoint taken).
     pub fn roll_back(&mut self, cp: &Checkpoint) {
         self.spin.clear();
         self.state.clone_from(&cp.state);
@@ -1190,7 +1195,7 @@ impl Core {
         self.dma.clone_from(&cp.dma);
         self.dma_error = cp.dma_error;
         self.fetch_buf = cp.fetch_buf;
-        self.sram.restore(&cp.sram);
+        self.sram.undo_apply();
     }
 
     /// A sleeping core woken at `cycle` by another agent: the time until
