@@ -285,8 +285,10 @@ pub fn core(data: &[u8]) {
         if let StopReason::Fault(f) = &stop {
             // A fault that stops the run leaves the PC at the instruction
             // (after it for an FPU exception, whose result is written).
+            // (The faulting core: code the input runs may start another.)
             if f.kind != FaultKind::Fpu {
-                assert_eq!(m.cores[i].state.pc, f.pc, "the PC after {f}");
+                let k = m.config.core_index(f.core).expect("a core of the chip");
+                assert_eq!(m.cores[k].state.pc, f.pc, "the PC after {f}");
             }
         }
         CoreOutcome {
