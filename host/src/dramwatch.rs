@@ -31,24 +31,42 @@
 //!   window is charged once; a `rep movs`/`rep stos` traps after every
 //!   element, so a string copy is charged per element (glibc's `memcpy`
 //!   of 8 KB moves 8 bytes at a time here on x86-64: 1024 accesses).
+//! * **A quiescent chip.** If, after that run, nothing on the chip can act
+//!   until the host does (the run found nothing that could run: every
+//!   core halted, or idle with no interrupt to take and no timer to wake
+//!   it, no DMA, nothing in flight; `Sim::quiescent`, the test by which a
+//!   host's sleep skips the clock ahead), running the chip would change
+//!   nothing but the clock: the handler opens the whole view instead of
+//!   the page and does not step. Accesses through the pointer are then
+//!   free (no simulated time) until the simulator's lock is next taken
+//!   (`Inner::lock`: every e-hal call that touches the chip, a sleep of
+//!   the host, another thread's call), which closes the view again
+//!   (`close_view`) before the call does anything. So a host's bulk
+//!   set-up before `e_start` and its checks after the cores have finished
+//!   cost one access each, while a host polling a running chip pays every
+//!   access; the points where the view opens and closes are the program's
+//!   own, so this is as deterministic as the rest. (Only the view server's
+//!   looks at the machine, `Inner::look`, leave the view as it is.)
 //! * **Chaining.** Faults and traps that are not the watch's (outside the
 //!   window, or a trap when this thread is not stepping) go to the
 //!   handler that was installed before (a crash as before for the
 //!   default action).
 //!
-//! Not covered, or not deterministic (README): system calls given a
-//! pointer into the window fail with `EFAULT` while it is protected (the
-//! kernel does not fault for the program: `write(fd, p, n)` from shared
-//! DRAM; copy through a buffer of your own); several threads touching the
-//! window: each access is charged, but their order is the OS's, and one
-//! thread's access may go through unseen while another's is being
-//! stepped on the same page; a program that installs its own SIGSEGV or
-//! SIGTRAP handler after `e_init` replaces the watch; a debugger sees the
-//! single-step traps; an access in a signal handler that interrupted an
-//! access through the pointer is not charged. Only the C drop-in's
-//! pointers are watched (not [`Host::dram_ptr`] of the Rust API), only in
-//! deterministic mode, and only for pointers handed out while the chip was
-//! in deterministic mode (earlier ones keep the plain view).
+//! Not covered, or not deterministic (README): system calls given a pointer
+//! into the window fail with `EFAULT` while it is protected (the kernel
+//! does not fault for the program: `write(fd, p, n)` from shared DRAM; copy
+//! through a buffer of your own; it works while the view is open); several
+//! threads touching the window: each access is charged, but their order is
+//! the OS's, and one thread's access may go through unseen while another's
+//! is being stepped on the same page, or be charged again while the view is
+//! open (a step ending in another thread closed its page); a program that
+//! installs its own SIGSEGV or SIGTRAP handler after `e_init` replaces the
+//! watch; a debugger sees the single-step traps; an access in a signal
+//! handler that interrupted an access through the pointer is not charged.
+//! Only the C drop-in's pointers are watched (not [`Host::dram_ptr`] of the
+//! Rust API), only in deterministic mode, and only for pointers handed out
+//! while the chip was in deterministic mode (earlier ones keep the plain
+//! view).
 //! `EPSIM_DRAMWATCH=off` turns the watch off.
 
 use std::cell::Cell;
@@ -117,6 +135,9 @@ static WATCH: AtomicPtr<Watch> = AtomicPtr::new(null_mut());
 static USERS: AtomicUsize = AtomicUsize::new(0);
 /// Set-up and tear-down (the handlers only read `WATCH`).
 static SETUP: Mutex<()> = Mutex::new(());
+/// The whole view is open: the chip was quiescent at the last access
+/// (see [`close_view`]).
+static WIDE: AtomicBool = AtomicBool::new(false);
 /// `EPSIM_DRAMWATCH` allows the watch (read at `e_init`).
 static ENABLED: AtomicBool = AtomicBool::new(true);
 /// The handlers are installed (once per process); the ones before them.
@@ -209,9 +230,35 @@ pub(crate) fn set_mode(h: &Host, mode: crate::RunMode) {
     if let Some(w) = watch_of(h) {
         let on = mode == crate::RunMode::Deterministic;
         let _s = SETUP.lock().unwrap_or_else(PoisonError::into_inner);
+        // (Taking the lock closes a view the chip's quiescence opened.)
+        let _g = w.inner.lock();
         w.armed.store(on, Ordering::Release);
         w.protect(w.view, w.map_len, !on);
     }
+}
+
+/// Closes the program's view again if the chip's quiescence opened it
+/// whole: called by every taker of the simulator's lock but the view
+/// server's looks (`Inner::lock`), so before every e-hal call that can
+/// make the chip act, a sleep of the host, an access charged here.
+#[inline]
+pub(crate) fn close_view() {
+    if WIDE.load(Ordering::Acquire) {
+        close_wide();
+    }
+}
+
+#[cold]
+fn close_wide() {
+    USERS.fetch_add(1, Ordering::AcqRel);
+    // SAFETY: USERS keeps a published watch alive (detach waits).
+    let w = unsafe { WATCH.load(Ordering::Acquire).as_ref() };
+    if WIDE.swap(false, Ordering::AcqRel) {
+        if let Some(w) = w.filter(|w| w.armed.load(Ordering::Acquire)) {
+            w.protect(w.view, w.map_len, false);
+        }
+    }
+    USERS.fetch_sub(1, Ordering::AcqRel);
 }
 
 fn os_error(what: &str) -> String {
@@ -356,6 +403,7 @@ pub(crate) fn detach(h: &Host) {
     };
     let w = w as *const Watch as *mut Watch;
     WATCH.store(null_mut(), Ordering::Release);
+    WIDE.store(false, Ordering::Release);
     while USERS.load(Ordering::Acquire) > 0 {
         std::thread::yield_now();
     }
@@ -466,11 +514,12 @@ extern "C" fn on_segv(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) 
 }
 
 /// A fault of the program in the view at `addr`: charge the access (once
-/// per instruction), open the page, step the instruction.
+/// per instruction), then open the whole view if the chip is quiescent,
+/// else open the page and step the instruction.
 fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
     let page = addr & !(w.page - 1);
     let idx = (page - w.view) / w.page;
-    STEP.with(|s| {
+    let stepping = STEP.with(|s| {
         let mut st = s.get();
         if !st.active {
             // The instruction's first fault: the access happens now, at the
@@ -481,6 +530,15 @@ fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
                 let mut g = w.inner.lock();
                 let target = g.now.saturating_add(ACCESS_CYCLES);
                 g.run_to(target);
+                if g.quiescent() {
+                    // Nothing on the chip can act until the host does: a
+                    // run would change nothing but the clock. The view
+                    // stays open, its accesses free, until the next
+                    // taker of the lock closes it (close_view).
+                    WIDE.store(true, Ordering::Release);
+                    w.protect(w.view, w.map_len, true);
+                    return false;
+                }
             }
             st = Step {
                 active: true,
@@ -498,9 +556,12 @@ fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
         }
         w.protect(page, w.page, true);
         s.set(st);
+        true
     });
-    // SAFETY: the handler's context.
-    unsafe { set_trap_flag(ctx, true) };
+    if stepping {
+        // SAFETY: the handler's context.
+        unsafe { set_trap_flag(ctx, true) };
+    }
 }
 
 extern "C" fn on_trap(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {
@@ -521,7 +582,10 @@ extern "C" fn on_trap(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) 
     if let Some(w) = unsafe { WATCH.load(Ordering::Acquire).as_ref() } {
         for &page in &st.pages[..st.n] {
             let idx = (page - w.view) / w.page;
-            if w.open[idx].fetch_sub(1, Ordering::AcqRel) == 1 && w.armed.load(Ordering::Acquire) {
+            if w.open[idx].fetch_sub(1, Ordering::AcqRel) == 1
+                && w.armed.load(Ordering::Acquire)
+                && !WIDE.load(Ordering::Acquire)
+            {
                 w.protect(page, w.page, false);
             }
         }

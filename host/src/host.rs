@@ -228,6 +228,16 @@ pub(crate) struct Inner {
 
 impl Inner {
     pub(crate) fn lock(&self) -> SimGuard<'_> {
+        let g = self.look();
+        // Whatever the caller does next may make the chip act: the DRAM
+        // pointer is watched again (crate::dramwatch).
+        crate::dramwatch::close_view();
+        g
+    }
+
+    /// The lock, for a look at the machine that changes nothing (the view
+    /// server's): the DRAM pointer's view stays as it is.
+    pub(crate) fn look(&self) -> SimGuard<'_> {
         self.waiting.fetch_add(1, Ordering::AcqRel);
         let g = self.sim.lock().unwrap_or_else(PoisonError::into_inner);
         self.waiting.fetch_sub(1, Ordering::AcqRel);
@@ -956,6 +966,13 @@ fn txns(off: u32, len: usize) -> u64 {
 }
 
 impl Sim {
+    /// Whether the last run found nothing that could run: no core running
+    /// or able to wake (an interrupt, a timer), no DMA, nothing in flight
+    /// (so a run changes nothing but the clock until the host acts).
+    pub(crate) fn quiescent(&self) -> bool {
+        self.idle
+    }
+
     /// Runs the chip up to the host's cycle `target`. Guest faults,
     /// breakpoints, signals and DMA errors stop only the core concerned
     /// (reported on stderr), as on the hardware, where a core just stops.

@@ -267,7 +267,7 @@ fn answer(inner: &Inner, req: Request) -> serde_json::Value {
     };
     match req {
         Request::View => {
-            let g = inner.lock();
+            let g = inner.look();
             json(serde_json::to_value(g.machine.view()))
         }
         Request::Detail {
@@ -276,7 +276,7 @@ fn answer(inner: &Inner, req: Request) -> serde_json::Value {
             before,
             after,
         } => {
-            let g = inner.lock();
+            let g = inner.look();
             json(serde_json::to_value(g.machine.core_detail(
                 CoreId::new(row, col),
                 before,

@@ -4,8 +4,11 @@
 //! `host/tests/c/dramwatch.c`, built with the system `cc` against the
 //! freshly built libe-hal, with `host/tests/dev/flag_dev.elf`, a core that
 //! computes, sets a flag in DRAM, waits for the host's ack there and sets
-//! it again. (`cargo test -p epsim-host --test dramwatch` alone does not
-//! build the example target: run the package's tests.)
+//! it again. Each access through the pointer is charged while anything on
+//! the chip can act; while the chip is quiescent, the first access after
+//! an e-hal call is charged and opens the view until the next call. (`cargo
+//! test -p epsim-host --test dramwatch` alone does not build the example
+//! target: run the package's tests.)
 
 // Tests unwrap freely (clippy.toml's allow-unwrap-in-tests does not reach
 // integration tests, rust-clippy#13981).
@@ -97,13 +100,20 @@ fn a_host_polling_dram_through_the_pointer_runs_in_deterministic_mode() {
         "{first}"
     );
     assert!(!first.contains("WRONG"), "{first}");
+    // The set-up before the core ran (the mailbox, 16 KB of data written
+    // word by word) was charged once: the chip was quiescent; the core
+    // computed from what it wrote, and e_read sees the data.
+    assert_eq!(numbers(&first, "setup ")[0], ACCESS_CYCLES, "{first}");
+    assert!(first.contains("data seen right\n"), "{first}");
     let polls = numbers(&first, "polls ");
     let cycles = numbers(&first, "cycles ")[0];
     // The host saw the core's first flag only after its 20,000 iterations,
-    // and each poll ran the chip by one access's cost.
+    // and each poll ran the chip by one access's cost: the core ran all
+    // the while, so no poll was free.
     assert!(polls[0] > 0 && polls[1] > 0, "{first}");
     assert!(cycles >= (polls[0] + polls[1]) * ACCESS_CYCLES, "{first}");
     assert!(cycles > 20_000 * 3, "{first}");
+    assert!(polls[0] * ACCESS_CYCLES > 20_000 * 3, "{first}");
     // The same output, cycle for cycle, every time, and again after
     // e_finalize and a new e_init in the same process.
     let again = stdout(&run("deterministic", &["poll", "20000"], &[]), "poll again");
@@ -124,7 +134,11 @@ fn free_mode_gives_the_same_results() {
 
 #[test]
 fn copies_through_the_pointer_are_right_and_charged_per_access() {
-    let det = stdout(&run("deterministic", &["memcpy"], &[]), "memcpy");
+    // A core runs meanwhile (it spins on a word in DRAM).
+    let det = stdout(
+        &run("deterministic", &["memcpy", "busy"], &[]),
+        "memcpy busy",
+    );
     assert!(det.contains("copy ok\n"), "{det}");
     let c = numbers(&det, "cycles ");
     // 8 KB in, 8 KB out, 4 KB within DRAM: at least one access per 64
@@ -134,11 +148,36 @@ fn copies_through_the_pointer_are_right_and_charged_per_access() {
         assert!(cycles >= bytes / 64 * ACCESS_CYCLES, "{det}");
     }
     assert_eq!(
-        stdout(&run("deterministic", &["memcpy"], &[]), "memcpy"),
+        stdout(
+            &run("deterministic", &["memcpy", "busy"], &[]),
+            "memcpy busy"
+        ),
         det
     );
     let free = stdout(&run("free", &["memcpy"], &[]), "memcpy");
     assert_eq!(free, "copy ok\ncycles in 0 out 0 within 0\n");
+}
+
+#[test]
+fn on_a_quiescent_chip_only_the_first_access_after_a_call_is_charged() {
+    // No core can act: each copy (thousands of accesses) costs one access,
+    // the first after epsim_now.
+    let det = stdout(&run("deterministic", &["memcpy"], &[]), "memcpy");
+    let a = ACCESS_CYCLES;
+    assert_eq!(det, format!("copy ok\ncycles in {a} out {a} within {a}\n"));
+    // Every e-hal call closes the view again: 1001 accesses cost one,
+    // the one after epsim_now one, and an access, an e_read of a word and
+    // an access three; the same when a thread of its own makes the call.
+    for args in [&["reopen"][..], &["reopen", "thread"]] {
+        let out = stdout(&run("deterministic", args, &[]), "reopen");
+        assert_eq!(
+            out,
+            format!("reopen {a} {a} {} sum 500501\n", 3 * a),
+            "{args:?}"
+        );
+    }
+    let free = stdout(&run("free", &["reopen"], &[]), "reopen");
+    assert!(free.ends_with(" sum 500501\n"), "{free}");
 }
 
 #[test]

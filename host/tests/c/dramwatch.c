@@ -3,20 +3,30 @@
  * while it waits (as ePython's host does); host/tests/dramwatch.rs runs it
  * in both run modes (README "The e-hal drop-in", "Run modes").
  *
- *   dramwatch ELF poll N [R] runs flag_dev.elf (ELF) with N iterations:
- *                            spins on the flag, checks the result, acks
- *                            through the pointer, spins again; prints the
- *                            results, the polls made and the host's clock;
- *                            R times (default 1), each from e_init to
- *                            e_finalize
- *   dramwatch ELF memcpy     copies 8 KB into and out of DRAM through the
- *                            pointer (and within it, across pages), checks
- *                            the bytes, prints the cycles each copy took
+ *   dramwatch ELF poll N [R] writes N and 16 KB of data through the
+ *                            pointer before any core runs (prints the
+ *                            cycles that took), runs flag_dev.elf (ELF)
+ *                            with N iterations: spins on the flag, checks
+ *                            the result, acks through the pointer, spins
+ *                            again; prints the results, the polls made,
+ *                            the host's clock, and whether e_read sees the
+ *                            16 KB; R times (default 1), each from e_init
+ *                            to e_finalize
+ *   dramwatch ELF memcpy [busy] copies 8 KB into and out of DRAM through
+ *                            the pointer (and within it, across pages),
+ *                            checks the bytes, prints the cycles each copy
+ *                            took; with busy, while a core runs (spinning
+ *                            on the ack in DRAM), else on a quiescent chip
+ *   dramwatch ELF reopen [thread] on a quiescent chip: an access through
+ *                            the pointer, 1000 more, e_read of one word
+ *                            (from another thread with thread), one more
+ *                            access; prints the cycles that took
  *   dramwatch ELF segv       faults outside DRAM after e_alloc: the
  *                            process must die of SIGSEGV as before
  *   dramwatch ELF trap       raises SIGTRAP with its own handler: the
  *                            handler must run
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +53,24 @@ static void die(const char *what)
     exit(2);
 }
 
+/* The 16 KB the host writes through the pointer before the core runs, at
+ * DRAM offset BOX_OFFSET + DATA_AT. */
+#define DATA_AT 4096u
+#define DATA_WORDS 4096u
+
+static unsigned data_word(unsigned i)
+{
+    return i * 2654435761u + 17u;
+}
+
+static void *read_a_word(void *arg)
+{
+    unsigned v;
+    if (e_read((e_mem_t *)arg, 0, 0, 0, &v, sizeof v) != sizeof v)
+        die("e_read");
+    return NULL;
+}
+
 /* One session, e_init to e_finalize. */
 static void session(int argc, char **argv)
 {
@@ -58,10 +86,17 @@ static void session(int argc, char **argv)
 
     if (!strcmp(what, "poll")) {
         unsigned n = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 0) : 1000;
+        /* Set-up before any core runs: the chip is quiescent. */
+        unsigned long long s0 = epsim_now();
         b->n = n;
         b->ack = 0;
         b->result = 0;
         b->flag = 0;
+        volatile unsigned *data = (volatile unsigned *)((char *)mem.base + DATA_AT);
+        for (unsigned i = 0; i < DATA_WORDS; i++)
+            data[i] = data_word(i);
+        unsigned long long s1 = epsim_now();
+        printf("setup %llu cycles\n", s1 - s0);
         e_epiphany_t dev;
         if (e_open(&dev, 0, 0, 1, 1) != E_OK)
             die("e_open");
@@ -80,12 +115,34 @@ static void session(int argc, char **argv)
         printf("final %u %s\n", r2, r2 == want + 1 ? "ok" : "WRONG");
         printf("polls %lu %lu\n", polls1, polls2);
         printf("cycles %llu\n", epsim_now());
+        /* What the cores see of the set-up's data. */
+        static unsigned seen[DATA_WORDS];
+        if (e_read(&mem, 0, 0, DATA_AT, seen, sizeof seen) != sizeof seen)
+            die("e_read");
+        int same = 1;
+        for (unsigned i = 0; i < DATA_WORDS; i++)
+            same = same && seen[i] == data_word(i);
+        printf("data seen %s\n", same ? "right" : "WRONG");
         e_close(&dev);
     } else if (!strcmp(what, "memcpy")) {
+        int busy = argc > 3 && !strcmp(argv[3], "busy");
+        e_epiphany_t dev;
+        if (busy) {
+            /* The core computes a little, sets the flag and spins on the
+             * ack, in DRAM, until the copies are done. */
+            b->n = 10;
+            b->ack = 0;
+            b->flag = 0;
+            if (e_open(&dev, 0, 0, 1, 1) != E_OK)
+                die("e_open");
+            if (e_load_group(argv[1], &dev, 0, 0, 1, 1, E_TRUE) != E_OK)
+                die("e_load_group");
+        }
         static unsigned char src[8192], back[8192];
         for (unsigned i = 0; i < sizeof src; i++)
             src[i] = (unsigned char)(i * 7 + 3);
-        unsigned char *d = (unsigned char *)mem.base;
+        /* After the mailbox's page. */
+        unsigned char *d = (unsigned char *)mem.base + DATA_AT;
         unsigned long long t0 = epsim_now();
         memcpy(d, src, sizeof src);
         unsigned long long t1 = epsim_now();
@@ -104,11 +161,40 @@ static void session(int argc, char **argv)
         int ok = !memcmp(back, src, sizeof src) && !memcmp(d + 8192 + 4093, src, 4096) && x == want;
         /* What the cores see: the same bytes, read with e_read. */
         unsigned char seen[64];
-        if (e_read(&mem, 0, 0, 8192 + 4093, seen, sizeof seen) != sizeof seen)
+        if (e_read(&mem, 0, 0, DATA_AT + 8192 + 4093, seen, sizeof seen) != sizeof seen)
             die("e_read");
         ok = ok && !memcmp(seen, src, sizeof seen);
         printf("copy %s\n", ok ? "ok" : "WRONG");
         printf("cycles in %llu out %llu within %llu\n", t1 - t0, t2 - t1, t3 - t2);
+        if (busy) {
+            while (b->flag != 1)
+                ;
+            b->ack = 1;
+            while (b->flag != 2)
+                ;
+            e_close(&dev);
+        }
+    } else if (!strcmp(what, "reopen")) {
+        int thread = argc > 3 && !strcmp(argv[3], "thread");
+        volatile unsigned *w = (volatile unsigned *)((char *)mem.base + DATA_AT);
+        unsigned long long t0 = epsim_now();
+        w[0] = 1;
+        for (unsigned i = 1; i <= 1000; i++)
+            w[i] = w[i - 1] + i;
+        unsigned long long t1 = epsim_now();
+        w[0] = 2;
+        unsigned long long t2 = epsim_now();
+        w[1] = 3;
+        if (thread) {
+            pthread_t t;
+            if (pthread_create(&t, NULL, read_a_word, &mem) != 0 || pthread_join(t, NULL) != 0)
+                die("pthread");
+        } else {
+            read_a_word(&mem);
+        }
+        w[2] = 4;
+        unsigned long long t3 = epsim_now();
+        printf("reopen %llu %llu %llu sum %u\n", t1 - t0, t2 - t1, t3 - t2, w[1000]);
     } else if (!strcmp(what, "segv")) {
         b->flag = 0;
         fflush(stdout);
@@ -127,7 +213,7 @@ static void session(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: dramwatch ELF poll N [R] | memcpy | segv | trap\n");
+        fprintf(stderr, "usage: dramwatch ELF poll N [R] | memcpy [busy] | reopen [thread] | segv | trap\n");
         return 2;
     }
     if (!strcmp(argv[2], "trap"))
