@@ -448,6 +448,12 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
             }
         }
         let before = TRACE.then(|| Before::of(s));
+        if REC {
+            // What this instruction's access records (nothing if it
+            // faults), not what an earlier one left: an access answered
+            // by the machine records itself also in a replayed block.
+            bus.rec = None;
+        }
         let step = exec_ref(s, bus, &insn.op, pc, len);
         if step == Step::Stall {
             // Not executed: the machine performs its access first.
