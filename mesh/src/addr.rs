@@ -436,6 +436,99 @@ impl Geometry {
     }
 }
 
+/// The address remap of the FPGA's eLink receiver on a Parallella: the
+/// "static" remap mode of `erx_remap.v` (aolofsson/oh), which replaces the
+/// address bits `[31:20]` selected by `sel` with those of `pattern` and
+/// keeps the rest. The kernel driver (`elink_reset` in
+/// `drivers/misc/epiphany.c`, since ESDK 2016.11) sets `sel` 0xfe0 and
+/// `pattern` 0x3e0 in the FPGA's host-physical terms, so every address
+/// arriving from the chip lands in the 32 MB at host 0x3e000000, which the
+/// chip calls 0x8e000000: bits `[31:25]` replaced, `[24:0]` kept. In the
+/// chip's terms that is `sel` 0xfe0, `pattern` 0x8e0 ([`RxRemap::PARALLELLA`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RxRemap {
+    /// The address bits `[31:20]` replaced (12 bits).
+    pub sel: u32,
+    /// The bits put in their place (12 bits).
+    pub pattern: u32,
+}
+
+impl RxRemap {
+    /// No remapping (remap mode 0).
+    pub const NONE: RxRemap = RxRemap { sel: 0, pattern: 0 };
+
+    /// The Parallella's configuration, in the chip's addresses: everything
+    /// the eLink receives folds onto the DRAM window 0x8e000000-0x8fffffff.
+    pub const PARALLELLA: RxRemap = RxRemap {
+        sel: 0xfe0,
+        pattern: 0x8e0,
+    };
+
+    /// The remap for an external memory of `size` bytes at `base`: the
+    /// driver's, whatever the memory (bits `[24:0]` kept), with bits
+    /// `[31:25]` those of `base`, so that everything folds onto the 32 MB
+    /// block holding the memory; for the Parallella's 32 MB at 0x8e000000,
+    /// [`RxRemap::PARALLELLA`]. What folds outside a smaller memory finds
+    /// nothing. `NONE` when there is no memory.
+    pub const fn onto(base: u32, size: u32) -> RxRemap {
+        if size == 0 {
+            return RxRemap::NONE;
+        }
+        RxRemap {
+            sel: RxRemap::PARALLELLA.sel,
+            pattern: (base >> 20) & RxRemap::PARALLELLA.sel,
+        }
+    }
+
+    /// The address after the remap.
+    pub const fn apply(self, addr: u32) -> u32 {
+        let sel = (self.sel & 0xfff) << 20;
+        (addr & !sel) | ((self.pattern << 20) & sel)
+    }
+}
+
+impl Geometry {
+    /// The node that holds the registers of the chip's eLink on `side`
+    /// (E_REG_LINKCFG ... E_REG_LINKDEBUG at 0xF0300-0xF0328): the kernel
+    /// driver's `elink_coreid` for the E16G301 and the E64G401, the node
+    /// at column 2 of the first (north) and last (south) rows and at row 2
+    /// of the first (west) and last (east) columns. `None` on a chip with
+    /// fewer than 3 rows or columns (no such chip was made).
+    pub const fn elink_node(&self, side: Side) -> Option<NodeId> {
+        if self.rows < 3 || self.cols < 3 {
+            return None;
+        }
+        let (r, c) = match side {
+            Side::North => (0, 2),
+            Side::East => (2, self.cols - 1),
+            Side::South => (self.rows - 1, 2),
+            Side::West => (2, 0),
+        };
+        Some(NodeId::new(self.first_row + r, self.first_col + c))
+    }
+
+    /// The offset inside external memory (`size` bytes at `base`, reached
+    /// through the eLink) at which an access to global `addr` lands when
+    /// `addr` is not in that window itself: an address that leaves the
+    /// chip through the eLink reaches the FPGA, whose receiver folds it
+    /// onto the window ([`RxRemap::onto`]). `None` if `addr` names a node
+    /// of the chip, leaves through an edge with nothing attached (nothing
+    /// answers, isa.md §4.4) or folds outside the memory.
+    pub const fn elink_fold(&self, addr: u32, base: u32, size: u32) -> Option<u32> {
+        match self.classify(addr) {
+            Target::External(_) => {
+                let off = RxRemap::onto(base, size).apply(addr).wrapping_sub(base);
+                if off < size {
+                    Some(off)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
 const fn clamp(v: u32, lo: u32, hi: u32) -> u32 {
     if v < lo {
         lo
@@ -506,6 +599,74 @@ mod tests {
         );
         assert!(is_local(0x7ff0));
         assert!(!is_local(0x8080_0000));
+    }
+
+    #[test]
+    fn elink_receiver_remap() {
+        // The Parallella's driver: 0x3e0 in host terms is 0x8e0 in the
+        // chip's.
+        let r = RxRemap::onto(0x8e00_0000, 32 << 20);
+        assert_eq!(r, RxRemap::PARALLELLA);
+        assert_eq!(r.apply(0x7e0f_0000), 0x8e0f_0000);
+        assert_eq!(r.apply(0x8f12_3456), 0x8f12_3456);
+        assert_eq!(r.apply(0xffff_fff8), 0x8fff_fff8);
+        assert_eq!(RxRemap::NONE.apply(0x7e0f_0000), 0x7e0f_0000);
+        // The driver's own values in host-physical terms, for comparison.
+        let host = RxRemap {
+            sel: 0xfe0,
+            pattern: 0x3e0,
+        };
+        assert_eq!(host.apply(0x7e0f_0000), 0x3e0f_0000);
+        // Other memories: the same bits kept, onto the 32 MB block that
+        // holds the memory.
+        assert_eq!(RxRemap::onto(0x8e00_0000, 1 << 20), RxRemap::PARALLELLA);
+        assert_eq!(RxRemap::onto(0x8f00_0000, 16 << 20), RxRemap::PARALLELLA);
+        assert_eq!(RxRemap::onto(0x4000_0000, 64 << 20).pattern, 0x400);
+        assert_eq!(RxRemap::onto(0x8e00_0000, 0), RxRemap::NONE);
+
+        let g = Geometry::E16G301;
+        let (base, size) = (0x8e00_0000, 32 << 20);
+        assert_eq!(g.elink_fold(0x7e0f_0000, base, size), Some(0xf_0000));
+        assert_eq!(g.elink_fold(0x8e0f_0000, base, size), Some(0xf_0000));
+        assert_eq!(g.elink_fold(0x0ff0_0004, base, size), Some(0x1f0_0004));
+        // On the chip, or out through the west or south edge: no answer.
+        assert_eq!(g.elink_fold(0x8090_7000, base, size), None);
+        assert_eq!(g.elink_fold(0x8000_0000, base, size), None);
+        assert_eq!(g.elink_fold(0x9080_0000, base, size), None);
+        // Folded past a memory smaller than 32 MB, or below one that
+        // starts inside its block: no answer.
+        assert_eq!(g.elink_fold(0x7f80_0000, base, 24 << 20), None);
+        assert_eq!(g.elink_fold(0x7e0f_0000, base, 24 << 20), Some(0xf_0000));
+        assert_eq!(g.elink_fold(0x7f00_0000, base, 1 << 20), None);
+        assert_eq!(g.elink_fold(0x7f00_0010, 0x8f00_0000, 16 << 20), Some(0x10));
+        assert_eq!(g.elink_fold(0x7e0f_0000, 0x8f00_0000, 16 << 20), None);
+        // No memory, or no eLink.
+        assert_eq!(g.elink_fold(0x7e0f_0000, base, 0), None);
+        let no_link = Geometry { elink: None, ..g };
+        assert_eq!(no_link.elink_fold(0x7e0f_0000, base, size), None);
+    }
+
+    #[test]
+    fn elink_register_nodes() {
+        let g = Geometry::E16G301;
+        // e-loopback-test's north and south link registers: 0x80af0328
+        // and 0x8caf0328.
+        assert_eq!(g.elink_node(Side::North), Some(NodeId::from_bits(0x80a)));
+        assert_eq!(g.elink_node(Side::South), Some(NodeId::from_bits(0x8ca)));
+        assert_eq!(g.elink_node(Side::East), Some(NodeId::new(34, 11)));
+        assert_eq!(g.elink_node(Side::West), Some(NodeId::new(34, 8)));
+        assert_eq!(
+            Geometry::E64G401.elink_node(Side::East),
+            Some(NodeId::new(34, 15))
+        );
+        assert_eq!(
+            Geometry::E64G401.elink_node(Side::South),
+            Some(NodeId::new(39, 10))
+        );
+        assert_eq!(
+            Geometry::new(32, 8, 2, 2, None).elink_node(Side::North),
+            None
+        );
     }
 
     #[test]

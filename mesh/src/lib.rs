@@ -76,7 +76,7 @@ mod wheel;
 /// Core clock cycles.
 pub type Cycle = u64;
 
-pub use addr::{is_local, Dir, Geometry, GeometryError, Link, NodeId, Side, Target};
+pub use addr::{is_local, Dir, Geometry, GeometryError, Link, NodeId, RxRemap, Side, Target};
 pub use mesh::{ConfigError, InjectError, Mesh};
 pub use packet::{Arrival, Dest, Kind, Net, Packet};
 pub use params::{ParamError, Params};

@@ -9,6 +9,11 @@
 //! each block while the next arrives; its cost is the scheduler's work for
 //! stalled stores, refused injections and DMA engines, not instructions.
 //!
+//! `poll16` (issue 16): the 16 cores pass messages as ePython's runtime
+//! does, each spinning on a flag in its own SRAM; timed mode, run ahead,
+//! its throughput in simulated cycles (elements = cycles of the slowest
+//! core) per second.
+//!
 //! Run: `cargo bench -p epsim-sim --bench multicore`. Criterion reports
 //! the throughput in elements (= simulated instructions, all cores) per
 //! second.
@@ -105,5 +110,31 @@ fn dma_stream(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, e16, e64, dma_stream);
+fn poll16(c: &mut Criterion) {
+    let config = Config::parallella16();
+    let mut probe = machine("poll16.elf", &config);
+    let stop = probe.run(None);
+    assert!(
+        matches!(stop, StopReason::Exit { status: 0, .. }),
+        "poll16.elf ended with {stop:?}"
+    );
+    let cycles = probe.group().map(|c| c.stats.cycles).max().unwrap_or(0);
+    let mut g = c.benchmark_group("poll16_timed_cycles");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(cycles));
+    g.bench_function("poll16", |b| {
+        b.iter_batched(
+            || machine("poll16.elf", &config),
+            |mut m| {
+                let stop = m.run(None);
+                assert!(matches!(stop, StopReason::Exit { status: 0, .. }));
+                m
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches, e16, e64, dma_stream, poll16);
 criterion_main!(benches);

@@ -31,7 +31,9 @@ use std::path::Path;
 use epsim_loader::{LoadPlan, Region};
 
 use crate::config::{Config, CoreId, FaultPolicy, Mode};
-use crate::core::{Answer, Core, CoreExit, GuestFault, RemoteAccess, RemoteKind, RunState, Shared};
+use crate::core::{
+    Answer, Chip, Core, CoreExit, GuestFault, RemoteAccess, RemoteKind, RunState, Shared,
+};
 use crate::memory::CodeMem;
 use crate::syscall::{SyscallOutcome, Syscalls};
 use crate::timing::idle_wakeup;
@@ -870,7 +872,12 @@ impl Machine {
                 )
             }
             None => {
-                let off = addr.wrapping_sub(self.config.ext_base);
+                let off = dram_offset(
+                    self.config.chip(),
+                    self.config.ext_base,
+                    self.dram.size(),
+                    addr,
+                );
                 let len = size.bytes();
                 if !self.dram.contains(off, len) {
                     return Err(MemFault::Unmapped);
@@ -934,4 +941,34 @@ impl Machine {
     pub fn instret(&self) -> u64 {
         self.cores.iter().map(|c| c.stats.instret).sum()
     }
+}
+
+/// The offset in external memory (`ext_size` bytes at `ext_base`) that an
+/// access to the off-chip global address `addr` reaches: its offset in the
+/// window, or for an address outside it, where the FPGA's eLink receiver
+/// folds it when it leaves the chip through the (east) eLink
+/// (`epsim_mesh::RxRemap`: the Parallella's driver folds every address onto
+/// the 32 MB at 0x8e000000, keeping bits `[24:0]`). An offset of
+/// `ext_size` or more: nothing answers (an edge with no eLink). The remap
+/// is the Parallella's FPGA and driver: on for the chips of its boards
+/// (the E16G301 and E64G401 at row 32, column 8); another `--chip` shape
+/// models no board, and there only the window answers (a core missing
+/// from a small chip stays a fault).
+#[inline]
+pub(crate) fn dram_offset(chip: Chip, ext_base: u32, ext_size: u32, addr: u32) -> u32 {
+    let off = addr.wrapping_sub(ext_base);
+    if off < ext_size {
+        return off;
+    }
+    let g = epsim_mesh::Geometry::new(
+        chip.first_row,
+        chip.first_col,
+        chip.rows,
+        chip.cols,
+        Some(epsim_mesh::Side::East),
+    );
+    if g != epsim_mesh::Geometry::E16G301 && g != epsim_mesh::Geometry::E64G401 {
+        return off;
+    }
+    g.elink_fold(addr, ext_base, ext_size).unwrap_or(off)
 }

@@ -74,7 +74,7 @@ use crate::config::CoreId;
 use crate::core::{
     is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
 };
-use crate::machine::{IdleWatch, Machine, StopReason};
+use crate::machine::{dram_offset, IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort};
 
 /// Cycles from the last core's WAND (or any core's SYNC) to the interrupt
@@ -861,9 +861,10 @@ impl Machine {
     /// response leaves `dram_latency` cycles later.
     fn external_arrival(&mut self, t: &mut Timed, at: u64, p: Payload) {
         let base = self.config.ext_base;
+        let (chip, size) = (self.config.chip(), self.dram.size());
         match p {
             Payload::Write { from, access, .. } => {
-                let off = access.addr.wrapping_sub(base);
+                let off = dram_offset(chip, base, size, access.addr);
                 let len = access.size.bytes();
                 if self.dram.contains(off, len) {
                     if let RemoteKind::Store(v) = access.kind {
@@ -885,7 +886,7 @@ impl Machine {
             }
             Payload::ReadRequest { from, access, dma } => {
                 t.dram_reads -= 1;
-                let off = access.addr.wrapping_sub(base);
+                let off = dram_offset(chip, base, size, access.addr);
                 let len = access.size.bytes();
                 let value = if !self.dram.contains(off, len) {
                     Err(MemFault::Unmapped)
@@ -1112,7 +1113,12 @@ impl Machine {
         let from = self.cores[i].id;
         let target = CoreId::from_bits(access.addr >> 20);
         let external = self.config.core_index(target).is_none()
-            && access.addr.wrapping_sub(self.config.ext_base) < self.config.ext_size;
+            && dram_offset(
+                self.config.chip(),
+                self.config.ext_base,
+                self.config.ext_size,
+                access.addr,
+            ) < self.config.ext_size;
         let k = match self.config.core_index(target) {
             Some(k) => k,
             None if external => usize::MAX,
@@ -1608,7 +1614,9 @@ impl Machine {
             let remote = |a: u32| a >> 20 != 0 && a >> 20 != me.bits();
             let chip = self.config.chip();
             let (ext_base, ext_size) = (self.config.ext_base, self.config.ext_size);
-            let on_chip = |a: u32| chip.contains(a >> 20) || a.wrapping_sub(ext_base) < ext_size;
+            let on_chip = |a: u32| {
+                chip.contains(a >> 20) || dram_offset(chip, ext_base, ext_size, a) < ext_size
+            };
             let outcome = match mv.src {
                 Source::Mem(src) if remote(src) && on_chip(src) => {
                     // A read request; the response is written at dst.

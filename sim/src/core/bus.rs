@@ -282,6 +282,19 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         }
         match self.place_local(addr, len) {
             Place::Dram(_) if self.dram_via_mesh => Place::Remote,
+            // Off the chip outside the window: the eLink receiver's remap
+            // (for data; an instruction fetch there stays a fault).
+            Place::Unmapped => {
+                let ext =
+                    crate::machine::dram_offset(self.chip, self.ext_base, self.dram.size(), addr);
+                if !self.dram.contains(ext, len) {
+                    Place::Unmapped
+                } else if self.dram_via_mesh {
+                    Place::Remote
+                } else {
+                    Place::Dram(ext)
+                }
+            }
             p => p,
         }
     }
@@ -461,6 +474,36 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         self.attention = true;
     }
 
+    /// The index in `OtherRegs::link` of the chip's eLink register at
+    /// `off`, if this node holds an eLink's registers
+    /// (`epsim_mesh::Geometry::elink_node`): LINKCFG, LINKTXCFG, LINKRXCFG,
+    /// GPIOCFG, FLAGCFG, LINKDEBUG. SYNC, HALT and RESET (chip-wide
+    /// actions) are not modelled: `None`, as everywhere else.
+    fn link_reg(&self, off: u32) -> Option<usize> {
+        let i = match off {
+            0xF0300 => 0,
+            0xF0304 => 1,
+            0xF0308 => 2,
+            0xF030C => 3,
+            0xF0318 => 4,
+            0xF0328 => 5,
+            _ => return None,
+        };
+        let c = self.chip;
+        let g = epsim_mesh::Geometry::new(c.first_row, c.first_col, c.rows, c.cols, None);
+        let me = epsim_mesh::NodeId::from_bits(self.id_bits);
+        let sides = [
+            epsim_mesh::Side::North,
+            epsim_mesh::Side::East,
+            epsim_mesh::Side::South,
+            epsim_mesh::Side::West,
+        ];
+        sides
+            .iter()
+            .any(|&s| g.elink_node(s) == Some(me))
+            .then_some(i)
+    }
+
     pub(super) fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
         let w = (off - MMR_BASE) / 4;
         match off - MMR_BASE {
@@ -474,6 +517,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 })
             }
             0x600..=0x60B => Some(self.regs.mem[(w - 0x180) as usize]),
+            0x300..=0x32B => self.link_reg(off).map(|i| self.regs.link[i]),
             0x700 => Some(self.regs.meshconfig),
             0x704 => Some(self.id_bits),
             0x708 => Some(self.regs.multicast),
@@ -510,6 +554,10 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 self.regs.mem[(w - 0x180) as usize] = v;
                 self.protected = self.regs.protects();
             }
+            0x300..=0x32B => match self.link_reg(off) {
+                Some(i) => self.regs.link[i] = v,
+                None => return false,
+            },
             0x700 => self.regs.meshconfig = v,
             0x708 => self.regs.multicast = v & 0xfff,
             0x70C => {

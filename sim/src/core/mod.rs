@@ -56,6 +56,10 @@ pub struct OtherRegs {
     pub multicast: u32,
     /// The last value written to RESETCORE (bit 0).
     pub resetcore: u32,
+    /// On the node that holds an eLink's registers, LINKCFG, LINKTXCFG,
+    /// LINKRXCFG, GPIOCFG, FLAGCFG and LINKDEBUG (0xF0300-0xF0328,
+    /// `bus::link_reg`): kept, without effect (mesh/MESH.md).
+    pub link: [u32; 6],
 }
 
 impl OtherRegs {
@@ -1132,6 +1136,8 @@ impl Core {
         self.state = ArchState::new();
         self.regs = OtherRegs {
             meshconfig: 2,
+            // The chip's eLink registers are not the core's.
+            link: self.regs.link,
             ..OtherRegs::default()
         };
         self.dma.reset();
