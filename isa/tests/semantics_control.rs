@@ -312,6 +312,22 @@ fn system_applies_exception_policy() {
 // MOVTS / MOVFS
 
 #[test]
+fn movfs_pc_reads_the_address_of_the_movfs_itself() {
+    // Not `s.pc`, which a system running a block of several instructions
+    // updates only at its end (the reference simulator gives the MOVFS's
+    // own address: `movfs r1,pc` at 0x2cc after two NOPs from 0x2c8).
+    let mut m = Machine::new();
+    m.s.pc = 0x2c4;
+    let pc = Sreg::new(0, sreg::PC);
+    assert_eq!(
+        m.run_at(Op::Movfs { rd: 1, sreg: pc }, 0x2cc, 2),
+        Step::Next
+    );
+    assert_eq!(m.r(1), 0x2cc);
+    assert_eq!(m.s.pc, 0x2c4, "the system owns the PC");
+}
+
+#[test]
 fn movts_movfs_core_registers() {
     let mut m = Machine::new();
     let config = Sreg::new(0, sreg::CONFIG);

@@ -88,10 +88,18 @@ pub(super) fn movts<B: Bus>(s: &mut ArchState, bus: &mut B, sreg: Sreg, rn: u8) 
     }
 }
 
-/// `MOVFS rd, sreg`: rd ← special register, through [`Bus::read_sreg`].
+/// `MOVFS rd, sreg`: rd ← special register, through [`Bus::read_sreg`]; the
+/// PC reads as this instruction's address.
 /// No flags. isa.md §2.4.
 #[inline]
-pub(super) fn movfs<B: Bus>(s: &mut ArchState, bus: &mut B, rd: u8, sreg: Sreg) -> Step {
+pub(super) fn movfs<B: Bus>(s: &mut ArchState, bus: &mut B, rd: u8, sreg: Sreg, pc: u32) -> Step {
+    if sreg == Sreg::new(0, crate::state::sreg::PC) {
+        // The PC reads as the address of the MOVFS itself (as the
+        // reference simulator gives it), wherever the system keeps `s.pc`
+        // while it runs a block.
+        s.set_reg(rd, pc);
+        return Step::Next;
+    }
     match bus.read_sreg(s, sreg) {
         Access::Ready(v) => {
             s.set_reg(rd, v);

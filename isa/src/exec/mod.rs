@@ -158,7 +158,7 @@ pub fn exec_next<B: Bus>(
         } => next(alu::mov(s, rd, rn), out),
         Op::MovCond { cond, rd, rn } => next(alu::mov_cond(s, cond, rd, rn), out),
         Op::Movts { sreg, rn } => next(control::movts(s, bus, sreg, rn), out),
-        Op::Movfs { rd, sreg } => next(control::movfs(s, bus, rd, sreg), out),
+        Op::Movfs { rd, sreg } => next(control::movfs(s, bus, rd, sreg, pc), out),
 
         // ---- loads and stores ----
         // Loads and stores dispatch on the size here, so that each size's
