@@ -157,4 +157,48 @@ static inline void dma_wait(unsigned ch)
         ;
 }
 
+/* Points IVT slot `slot` (0x24: the user interrupt) at `handler`: a 32-bit
+ * `b` with a halfword displacement, as e-lib's e_irq_attach writes it. */
+static inline void irq_attach(unsigned slot, void (*handler)(void))
+{
+    int disp = ((int)(uintptr_t)handler - (int)slot) >> 1;
+    volatile unsigned *ivt;
+    /* (hidden from GCC, which knows nothing lives at these addresses) */
+    __asm__("" : "=r"(ivt) : "0"(slot));
+    *ivt = 0xe8u | ((unsigned)disp << 8);
+}
+
+/* Unmasks the interrupts of `bits` (IMASK) and enables interrupts (GIE). */
+static inline void irq_unmask(unsigned bits)
+{
+    unsigned mask;
+    __asm__ volatile("movfs %0, imask" : "=r"(mask));
+    mask &= ~bits;
+    __asm__ volatile("movts imask, %0" : : "r"(mask));
+    __asm__ volatile("gie");
+}
+
+/* k single-cycle NOPs (k <= 32): a jump into a sled of 32. */
+static __attribute__((noinline, unused)) void nops(unsigned k)
+{
+    extern char multi_sled_end[];
+    char *to = multi_sled_end - 2 * k;
+    __asm__ volatile("jr %0\n\t"
+                     ".rept 32\n\tnop\n\t.endr\n"
+                     "_multi_sled_end:"
+                     :
+                     : "r"(to)
+                     : "memory");
+}
+
+/* Writes k (< 100) as two digits, then ": ", at `name`. */
+static inline void two_digits(char *name, unsigned k)
+{
+    name[0] = '0' + k / 10;
+    name[1] = '0' + k % 10;
+    name[2] = ':';
+    name[3] = ' ';
+    name[4] = 0;
+}
+
 #endif

@@ -51,54 +51,12 @@ void __attribute__((interrupt)) timer_handler(void)
     fired = 0xffffffffu - t;
 }
 
-/* Points IVT slot `slot` at `handler`: a 32-bit `b` with a halfword
- * displacement, as e-lib's e_irq_attach writes it. */
-static void attach(unsigned slot, void (*handler)(void))
-{
-    int disp = ((int)(uintptr_t)handler - (int)slot) >> 1;
-    volatile unsigned *ivt;
-    /* (hidden from GCC, which knows nothing lives at these addresses) */
-    __asm__("" : "=r"(ivt) : "0"(slot));
-    *ivt = 0xe8u | ((unsigned)disp << 8);
-}
-
-static void unmask(unsigned bits)
-{
-    unsigned mask;
-    __asm__ volatile("movfs %0, imask" : "=r"(mask));
-    mask &= ~bits;
-    __asm__ volatile("movts imask, %0" : : "r"(mask));
-    __asm__ volatile("gie");
-}
-
-/* k single-cycle NOPs (k <= 32): a jump into a sled of 32. */
-static void __attribute__((noinline)) nops(unsigned k)
-{
-    extern char spin_irq_sled_end[];
-    char *to = spin_irq_sled_end - 2 * k;
-    __asm__ volatile("jr %0\n\t"
-                     ".rept 32\n\tnop\n\t.endr\n"
-                     "_spin_irq_sled_end:"
-                     :
-                     : "r"(to)
-                     : "memory");
-}
-
-static void two_digits(char *name, unsigned k)
-{
-    name[0] = '0' + k / 10;
-    name[1] = '0' + k % 10;
-    name[2] = ':';
-    name[3] = ' ';
-    name[4] = 0;
-}
-
 int main(void)
 {
     unsigned me = my_rank();
     if (me == 0) {
-        attach(0x24, user_handler);
-        unmask(USER_BIT);
+        irq_attach(0x24, user_handler);
+        irq_unmask(USER_BIT);
         volatile unsigned *their_go = on_rank(1, &go);
         volatile unsigned *their_ilatst = on_rank(1, (void *)0xf042c);
         for (unsigned k = 0; k < STEPS; k++) {
@@ -112,8 +70,8 @@ int main(void)
     if (me == 1) {
         volatile unsigned *their_ilatst = on_rank(0, (void *)0xf042c);
         unsigned took[STEPS];
-        attach(0x24, user_handler);
-        unmask(USER_BIT);
+        irq_attach(0x24, user_handler);
+        irq_unmask(USER_BIT);
         timer_start();
         for (unsigned k = 0; k < STEPS; k++) {
             while (go != k + 1)
@@ -135,8 +93,8 @@ int main(void)
         return 0;
     }
     if (me == 2) {
-        attach(0x0c, timer_handler);
-        unmask(TIMER0_BIT);
+        irq_attach(0x0c, timer_handler);
+        irq_unmask(TIMER0_BIT);
         unsigned t0 = TIMER_CYCLES, t1 = 0xffffffffu, cfg;
         __asm__ volatile("movts ctimer0, %0" : : "r"(t0));
         __asm__ volatile("movts ctimer1, %0" : : "r"(t1));

@@ -41,31 +41,6 @@ void __attribute__((interrupt)) user_handler(void)
     acked = acked + 1;
 }
 
-/* Points the user interrupt's IVT slot (0x24) at `handler`: a 32-bit
- * `b` with a halfword displacement, as e-lib's e_irq_attach writes it. */
-static void attach_user(void (*handler)(void))
-{
-    unsigned slot = 0x24;
-    int disp = ((int)(uintptr_t)handler - (int)slot) >> 1;
-    volatile unsigned *ivt;
-    /* (hidden from GCC, which knows nothing lives at address 0x24) */
-    __asm__("" : "=r"(ivt) : "0"(slot));
-    *ivt = 0xe8u | ((unsigned)disp << 8);
-}
-
-/* k single-cycle NOPs (k <= 32): a jump into a sled of 32. */
-static void __attribute__((noinline)) nops(unsigned k)
-{
-    extern char spin_offset_sled_end[];
-    char *to = spin_offset_sled_end - 2 * k;
-    __asm__ volatile("jr %0\n\t"
-                     ".rept 32\n\tnop\n\t.endr\n"
-                     "_spin_offset_sled_end:"
-                     :
-                     : "r"(to)
-                     : "memory");
-}
-
 int main(void)
 {
     unsigned me = my_rank();
@@ -84,12 +59,8 @@ int main(void)
         return 0;
     volatile unsigned *their_flag = on_rank(0, &flag);
     unsigned took[STEPS];
-    attach_user(user_handler);
-    unsigned mask;
-    __asm__ volatile("movfs %0, imask" : "=r"(mask));
-    mask &= ~USER_BIT;
-    __asm__ volatile("movts imask, %0" : : "r"(mask));
-    __asm__ volatile("gie");
+    irq_attach(0x24, user_handler);
+    irq_unmask(USER_BIT);
     timer_start();
     for (unsigned k = 0; k < STEPS; k++) {
         while (go != k + 1)
@@ -105,11 +76,7 @@ int main(void)
     }
     for (unsigned k = 0; k < STEPS; k++) {
         char name[16] = "k ";
-        name[2] = '0' + k / 10;
-        name[3] = '0' + k % 10;
-        name[4] = ':';
-        name[5] = ' ';
-        name[6] = 0;
+        two_digits(name + 2, k);
         say_num(name, took[k]);
     }
     return 0;
