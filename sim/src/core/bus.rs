@@ -5,7 +5,7 @@
 use epsim_isa::state::{irq, sreg};
 use epsim_isa::{Access, ArchState, Bus, MemFault, Size, Sreg};
 
-use super::{OtherRegs, DEBUG_HALT};
+use super::{dma_load, OtherRegs, DEBUG_HALT};
 use crate::config::CoreId;
 use crate::memory::CodeMem;
 use crate::syscall::GuestMemory;
@@ -445,14 +445,9 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             return None;
         }
         self.direct = true;
-        let value = if access.size == Size::Word {
-            Ok(u64::from(dma.read_reg(off - 0xF0500)))
-        } else {
-            Err(MemFault::Protected)
-        };
         Some(Answer {
             addr: access.addr,
-            value,
+            value: dma_load(dma, access.addr, access.size),
             latency: 0,
         })
     }
@@ -691,7 +686,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             if let (Some(dma), None) = (self.dma, self.answer) {
                 // (Not noted as a memory access: a MOVFS is no load.)
                 self.direct = true;
-                return Access::Ready(dma.read_reg(off - 0xF0500));
+                return Access::Ready(dma_load(dma, off, Size::Word).map_or(0, |v| v as u32));
             }
             return match self.deferred(addr, Size::Word, RemoteKind::Load) {
                 Access::Ready(v) => Access::Ready(v as u32),

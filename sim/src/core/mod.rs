@@ -1018,7 +1018,7 @@ impl Core {
                 Err(MemFault::Unmapped)
             };
         }
-        if (DMA_BASE..DMA_BASE + 0x40).contains(&off) {
+        if is_dma(off) {
             return self.dma_register(access, now);
         }
         let len = access.size.bytes();
@@ -1105,7 +1105,7 @@ impl Core {
         }
         let off = (access.addr & 0xF_FFFF) - DMA_BASE;
         match access.kind {
-            RemoteKind::Load => Ok(u64::from(self.dma.read_reg(off))),
+            RemoteKind::Load => dma_load(&self.dma, access.addr, access.size),
             RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                 let effect = self.dma.write_reg(now, off, v as u32, &self.sram);
                 self.dma_effect(effect);
@@ -1582,4 +1582,13 @@ fn instruction_word<const REC: bool>(bus: &CoreBus<'_, REC>, pc: u32) -> u32 {
         Place::Dram(off) => bus.dram.word_for_decode(off),
         _ => 0,
     }
+}
+
+/// A load of the DMA register at `addr` (global or local: its low 20 bits
+/// are the offset) from `dma`, as the machine answers one: word reads only.
+pub(super) fn dma_load(dma: &Dma, addr: u32, size: Size) -> Result<u64, MemFault> {
+    if size != Size::Word {
+        return Err(MemFault::Protected);
+    }
+    Ok(u64::from(dma.read_reg((addr & 0xF_FFFF) - DMA_BASE)))
 }
