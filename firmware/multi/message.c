@@ -11,18 +11,6 @@ volatile unsigned answers[GROUP_SIZE];
 
 void __attribute__((interrupt)) user_handler(void) { got_message = 1; }
 
-/* Points the user interrupt's IVT slot (0x24) at `handler`: a 32-bit
- * `b` with a halfword displacement, as e-lib's e_irq_attach writes it. */
-static void attach_user(void (*handler)(void))
-{
-    unsigned slot = 0x24;
-    int disp = ((int)(uintptr_t)handler - (int)slot) >> 1;
-    volatile unsigned *ivt;
-    /* (hidden from GCC, which knows nothing lives at address 0x24) */
-    __asm__("" : "=r"(ivt) : "0"(slot));
-    *ivt = 0xe8u | ((unsigned)disp << 8);
-}
-
 int main(void)
 {
     unsigned me = my_rank();
@@ -37,12 +25,8 @@ int main(void)
         say_num("answers: ", GROUP_SIZE - 1);
         return 0;
     }
-    attach_user(user_handler);
-    unsigned mask;
-    __asm__ volatile("movfs %0, imask" : "=r"(mask));
-    mask &= ~USER_BIT;
-    __asm__ volatile("movts imask, %0" : : "r"(mask));
-    __asm__ volatile("gie");
+    irq_attach(0x24, user_handler);
+    irq_unmask(USER_BIT);
     while (!got_message)
         __asm__ volatile("idle");
     volatile unsigned *a = on_rank(0, &answers[me]);

@@ -19,16 +19,6 @@ volatile unsigned wakeups;
  * cleared after the barrier: the handler's epilogue restores STATUS.) */
 void __attribute__((interrupt)) wand_handler(void) { wakeups++; }
 
-/* Points the WAND interrupt's IVT slot (0x20) at `handler`. */
-static void attach_wand(void (*handler)(void))
-{
-    unsigned slot = 0x20;
-    int disp = ((int)(uintptr_t)handler - (int)slot) >> 1;
-    volatile unsigned *ivt;
-    __asm__("" : "=r"(ivt) : "0"(slot));
-    *ivt = 0xe8u | ((unsigned)disp << 8);
-}
-
 static void barrier(void)
 {
     __asm__ volatile("gid\n\t"
@@ -45,12 +35,8 @@ static void barrier(void)
 int main(void)
 {
     unsigned me = my_rank();
-    attach_wand(wand_handler);
-    unsigned mask;
-    __asm__ volatile("movfs %0, imask" : "=r"(mask));
-    mask &= ~WAND_BIT;
-    __asm__ volatile("movts imask, %0" : : "r"(mask));
-    __asm__ volatile("gie");
+    irq_attach(0x20, wand_handler);
+    irq_unmask(WAND_BIT);
     for (unsigned round = 1; round <= ROUNDS; round++) {
         /* a different core arrives last in each round */
         unsigned spin = ((me + round * 5) % GROUP_SIZE) * 40;
