@@ -448,8 +448,9 @@ impl Machine {
             Wait::Drain(_) => core.stats.cycles,
             Wait::Response { .. } => u64::MAX,
             // (Acting only once the run ends, which `schedule_timed` sees
-            // first: not a horizon for the others.)
-            Wait::Spin => u64::MAX - 1,
+            // first: not a horizon for the others; or when a timer
+            // counting clock cycles could fire.)
+            Wait::Spin => core.spin_deadline().min(u64::MAX - 1),
             Wait::Nothing => match core.run {
                 RunState::Running => core.stats.cycles,
                 RunState::Idle if core.can_wake() => core.stats.cycles,

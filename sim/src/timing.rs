@@ -1335,3 +1335,88 @@ pub fn idle_wakeup(s: &ArchState) -> Option<u64> {
         .map(|(_, v)| u64::from(v))
         .min()
 }
+
+/// What a timer configuration counts while the core runs, as far as
+/// [`lazy_limit`] cares (found by asking [`counted`], the one table of
+/// the codes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Counts {
+    /// Nothing: off, idle cycles (a running core is never idle), and the
+    /// codes that count nothing in this model.
+    Nothing,
+    /// Clock cycles only.
+    Clock,
+    /// Events of the instructions.
+    Other,
+}
+
+fn counts(code: u32) -> Counts {
+    let clock = Events {
+        clock: 1,
+        ..Events::default()
+    };
+    let instructions = Events {
+        ialu: 1,
+        fpu: 1,
+        dual: 1,
+        e1: 1,
+        ra: 1,
+        fetch_bank: 1,
+        ext_fetch: 1,
+        ext_load: 1,
+        mesh0: 1,
+        mesh1: 1,
+        ..Events::default()
+    };
+    if counted(code, &instructions) != 0 {
+        Counts::Other
+    } else if counted(code, &clock) != 0 {
+        Counts::Clock
+    } else {
+        Counts::Nothing
+    }
+}
+
+/// Lazy timers: while the core timers count only clock cycles, what they
+/// count over a stretch of running code is its length in cycles, so they
+/// need not be counted instruction by instruction: the count can wait
+/// until something reads or changes them, as long as none of them could
+/// expire in between. With the timers counted up to `timer_at`, the first
+/// cycle in which no instruction may issue without its count (a timer
+/// counting clock cycles fires at the first instruction issuing in it or
+/// later): `u64::MAX` when no timer counting clock cycles is running;
+/// `None` when a timer counts anything else (every instruction counts
+/// then).
+pub fn lazy_limit(s: &ArchState, timer_at: u64) -> Option<u64> {
+    let mut limit = u64::MAX;
+    for (code, value) in [
+        ((s.config >> 4) & 0xf, s.ctimer0),
+        ((s.config >> 8) & 0xf, s.ctimer1),
+    ] {
+        match counts(code) {
+            Counts::Other => return None,
+            // It fires at the first instruction issuing in a cycle c with
+            // c + 1 - timer_at >= value.
+            Counts::Clock if value != 0 => {
+                limit = limit.min(timer_at + u64::from(value) - 1);
+            }
+            _ => {}
+        }
+    }
+    Some(limit)
+}
+
+/// Counts the clock cycles from `*timer_at` to `to` on timers that count
+/// only clock cycles ([`lazy_limit`]: none can expire before its limit),
+/// and moves `*timer_at` there.
+pub fn count_clock(s: &mut ArchState, timer_at: &mut u64, to: u64) {
+    if to > *timer_at {
+        let ev = Events {
+            clock: to - *timer_at,
+            ..Events::default()
+        };
+        let fired = tick_timers(s, &ev);
+        debug_assert!(!fired, "a lazily counted timer expired");
+        *timer_at = to;
+    }
+}

@@ -216,3 +216,74 @@ fn a_dma_engine_changes_what_its_core_polls() {
     }
     assert!(!out.contains("FAIL"), "{out}");
 }
+
+#[test]
+fn timers_counting_the_clock_while_blocks_replay_and_loops_are_polled_at_once() {
+    // Epiphany BSP keeps CTIMER0 counting the clock: blocks replay and
+    // polling loops are done at once with the count left for later
+    // (`timing::lazy_limit`), and it must be the count strict order gives
+    // at every read, at every write of the timers or CONFIG, and at the
+    // cycle a timer fires.
+    let out = fast_is_strict("timer_lazy");
+    let core = "[32,8]";
+    // The fast run did replay blocks with the timers counting.
+    let mut m = machine_with_group("multi/timer_lazy.elf", Config::parallella16(), 4, 4);
+    assert!(matches!(
+        m.run(Some(5_000_000)),
+        StopReason::Exit { status: 0, .. }
+    ));
+    let first = m.group().next().expect("a core");
+    assert!(
+        first.memo.hits > 1000,
+        "{} blocks replayed",
+        first.memo.hits
+    );
+    // A read by MOVFS and a load of the timer's address just after it see
+    // the count a few cycles apart; ten times the work counts about ten
+    // times the cycles.
+    let work = values(&out, core, "work ");
+    let movfs = values(&out, core, "movfs ");
+    let load = values(&out, core, "load ");
+    assert_eq!(work, [100, 1000], "{out}");
+    for k in 0..2 {
+        assert!(load[k] > movfs[k] && load[k] - movfs[k] < 20, "{out}");
+    }
+    assert!(movfs[1] > 8 * movfs[0] && movfs[1] < 14 * movfs[0], "{out}");
+    // CTIMER1 set to fire after d cycles while the work loop replays: the
+    // handler runs a few cycles after d (never before), one cycle later
+    // for each cycle more, or at the next interruptible issue.
+    // The same while a loop polls the flag the handler sets (done in
+    // closed form up to the timer's cycle: twelve timers of consecutive
+    // lengths meet every offset of the loop).
+    let fire = values(&out, core, "fire ");
+    let wait = values(&out, core, "wait ");
+    let cycles = values(&out, core, "cycles ");
+    let after = values(&out, core, "after ");
+    assert_eq!((fire.len(), wait.len()), (12, 12), "{out}");
+    assert_eq!((cycles.len(), after.len()), (24, 12), "{out}");
+    for (timers, cycles) in [(&fire, &cycles[..12]), (&wait, &cycles[12..])] {
+        for k in 0..timers.len() {
+            assert!(
+                cycles[k] > timers[k] && cycles[k] < timers[k] + 40,
+                "fired {} cycles after a timer of {}",
+                cycles[k],
+                timers[k]
+            );
+            if k > 0 {
+                assert!(cycles[k] >= cycles[k - 1], "{out}");
+            }
+        }
+        assert!(cycles[11] > cycles[0], "{out}");
+    }
+    assert!(after.iter().all(|&a| a > 20), "{out}");
+    // A poll for another core's flag lasts the writer's wait plus two
+    // messages.
+    let poll = values(&out, core, "poll ");
+    let writer = values(&out, core, "writer ");
+    assert!(poll[0] > writer[0] && poll[0] < writer[0] + 200, "{out}");
+    // CTIMER0 counting IALU instructions over one work loop: fewer than
+    // the clock cycles of the same loop.
+    let ialu = values(&out, core, "ialu ");
+    let clock = values(&out, core, "clock ");
+    assert!(ialu[0] > 1000 && ialu[0] < clock[0], "{out}");
+}

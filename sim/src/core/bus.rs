@@ -14,6 +14,12 @@ use crate::trace::MemAccess;
 
 /// Start of the memory-mapped register window in a core's local space.
 pub const MMR_BASE: u32 = 0xF0000;
+
+/// The memory-mapped address (offset in the core's space) of core special
+/// register `i` (group 0).
+const fn sreg_offset(i: u32) -> u32 {
+    MMR_BASE + 0x400 + 4 * i
+}
 /// End (exclusive) of the memory-mapped register window.
 pub const MMR_END: u32 = 0xF1000;
 
@@ -180,6 +186,12 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// Such a read happened since this was last cleared (a polling loop
     /// may read the registers as it reads its SRAM: `Spin`).
     pub(super) direct: bool,
+    /// Lazy timers (`timing::lazy_limit`): the timers have not counted the
+    /// cycles of this run's replayed blocks yet, so a read of a timer or
+    /// a write of a timer or CONFIG waits (`timer_stall` set, the
+    /// instruction not executed) for the detailed model to run it.
+    pub(super) lazy_timers: bool,
+    pub(super) timer_stall: bool,
 }
 
 /// The memory accesses of a block as its replay key names them: per
@@ -265,6 +277,8 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             remote_insn: None,
             dma: None,
             direct: false,
+            lazy_timers: false,
+            timer_stall: false,
         }
     }
 
@@ -335,6 +349,9 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         let access = match place {
             Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
+            Place::Mmr(off) if size == Size::Word && self.timer_wait(off, false) => {
+                return Access::Busy;
+            }
             Place::Mmr(off) if size == Size::Word => match self.mmr_read(s, off) {
                 Some(v) => Access::Ready(v as u64),
                 None => Access::Fault(MemFault::Unmapped),
@@ -499,6 +516,20 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             .then_some(i)
     }
 
+    /// Whether an access to the register at `off` (a write if `write`)
+    /// must wait for the detailed model (`lazy_timers`).
+    #[inline(always)]
+    fn timer_wait(&mut self, off: u32, write: bool) -> bool {
+        if !self.lazy_timers {
+            return false;
+        }
+        let timer = off == sreg_offset(sreg::CTIMER0)
+            || off == sreg_offset(sreg::CTIMER1)
+            || (write && off == sreg_offset(sreg::CONFIG));
+        self.timer_stall |= timer;
+        timer
+    }
+
     pub(super) fn mmr_read(&mut self, s: &mut ArchState, off: u32) -> Option<u32> {
         let w = (off - MMR_BASE) / 4;
         match off - MMR_BASE {
@@ -623,6 +654,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                     self.attention |= self.dram.write(off, len, value);
                 }
             }
+            Place::Mmr(off) if size == Size::Word && self.timer_wait(off, true) => {
+                return Access::Busy;
+            }
             Place::Mmr(off) if size == Size::Word => {
                 if !self.mmr_write(s, off, value as u32) {
                     return Access::Fault(MemFault::Unmapped);
@@ -695,6 +729,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 _ => Access::Ready(0),
             };
         }
+        if self.timer_wait(off, false) {
+            return Access::Busy;
+        }
         // Reserved special registers read as zero.
         Access::Ready(self.mmr_read(s, off).unwrap_or(0))
     }
@@ -707,6 +744,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
                 Access::Busy => Access::Busy,
                 _ => Access::Ready(()),
             };
+        }
+        if self.timer_wait(off, true) {
+            return Access::Busy;
         }
         // Writes to reserved or read-only special registers are ignored.
         let _ = self.mmr_write(s, off, value);

@@ -19,7 +19,10 @@ use crate::config::Mode;
 use crate::config::{CoreId, FaultPolicy};
 use crate::memo::Memo;
 use crate::memory::CodeMem;
-use crate::timing::{idle_wakeup, tick_timers, timers_on, Events, Issue, Params, Pipeline, Timing};
+use crate::timing::{
+    count_clock, idle_wakeup, lazy_limit, tick_timers, timers_on, Events, Issue, Params, Pipeline,
+    Timing,
+};
 use crate::trace::Trace;
 
 mod blocks;
@@ -561,6 +564,7 @@ impl Core {
         if !std::mem::take(&mut self.spin.parked) {
             return;
         }
+        let to = to.min(self.spin_deadline());
         let now = self.stats.cycles;
         let p = now - self.spin.now;
         let n = to.saturating_sub(now) / p;
@@ -576,9 +580,19 @@ impl Core {
             );
             self.stats.instret = instret;
             self.stats.cycles = cycles;
-            self.timer_at = cycles;
+            // (Timers counting clock cycles count the iterations: none
+            // fires before `to`, cut to `spin_deadline`.)
+            count_clock(&mut self.state, &mut self.timer_at, cycles);
         }
         self.spin.stage = 0;
+    }
+
+    /// A core parked at the head of a polling loop ([`Core::spin_to`])
+    /// must run on by this cycle: the first in which one of its timers
+    /// counting clock cycles could fire (`timing::lazy_limit`; `u64::MAX`:
+    /// none counts).
+    pub fn spin_deadline(&self) -> u64 {
+        lazy_limit(&self.state, self.timer_at).unwrap_or(self.stats.cycles)
     }
 
     /// A bus for this core over the shared memories.
@@ -625,6 +639,9 @@ impl Core {
         let mut reset = false;
         // Timed: the cycle count after the last instruction (last issue + 1).
         let mut now = cycle0;
+        // Lazy timers: the end of the last stretch whose clock cycles the
+        // timers have yet to count (`timing::lazy_limit`).
+        let mut lazy_to = 0u64;
         let exit = 'run: {
             if self.run == RunState::Idle && !self.wake() {
                 break 'run CoreExit::Idle;
@@ -701,25 +718,46 @@ impl Core {
                 }
             }
             spin.parked = false;
+            // The next block runs in the detailed model (it reads or
+            // changes the timers).
+            let mut eager_next = false;
             while now < limit {
                 let entry = s.pc;
+                // CONFIG changes only at block ends (MOVTS, or a store that
+                // sets `attention`).
+                let timers = timers_on(s.config);
+                // While the timers count only clock cycles, replayed blocks
+                // and a polling loop's iterations done at once leave the
+                // count for later (`lazy_to`), up to the cycle the first
+                // timer could fire: no block or iteration done so reaches
+                // `blim`.
+                let lazy = if TIMED && !TRACE && timers && !std::mem::take(&mut eager_next) {
+                    lazy_limit(s, *timer_at)
+                } else {
+                    None
+                };
+                let blim = lazy.map_or(limit, |l| l.min(limit));
                 // The head of a loop that only polls local memory: in its
                 // fixed point, the run stops here for the scheduler, or
                 // the iterations that end well before the limit are done
                 // at once.
-                if TIMED && !TRACE && *spin_skip {
+                if TIMED && !TRACE && *spin_skip && (!timers || lazy.is_some()) {
                     let instret = stats.instret + retired;
                     if let Some(p) = spin.head(entry, s, pipe, stats, instret, now) {
                         if *spin_park {
                             spin.parked = true;
                             break 'run CoreExit::Budget;
                         }
-                        let n = ((limit - now) / p).saturating_sub(1);
+                        let n = (blim.saturating_sub(now) / p).saturating_sub(1);
                         if n > 0 {
                             let mut instret = instret;
                             spin.repeat(n, pipe, stats, &mut instret, &mut now);
                             retired = instret - stats.instret;
-                            *timer_at = now;
+                            if timers {
+                                lazy_to = now;
+                            } else {
+                                *timer_at = now;
+                            }
                         }
                     }
                 }
@@ -763,9 +801,6 @@ impl Core {
                 if s.lc != 0 {
                     n = n.min(upto_loop_end(insns, s.le));
                 }
-                // CONFIG changes only at block ends (MOVTS, or a store that
-                // sets `attention`).
-                let timers = timers_on(s.config);
                 if TIMED {
                     pipe.set_rounding(s.config);
                 }
@@ -777,6 +812,9 @@ impl Core {
                 bus.attention = false;
                 // Where its loads and stores went (`Spin::piece`).
                 let mut mem = 0u8;
+                // The block was replayed with the timers' count left for
+                // later.
+                let mut ran_lazy = false;
                 let (done, pc, len, last, issued) = if !TIMED && !TRACE && !timers {
                     let (done, pc, len, last) = match block {
                         Some(_) => plain_chain(
@@ -795,18 +833,19 @@ impl Core {
                 } else if let Some(block) = block.filter(|_| {
                     TIMED
                         && !TRACE
-                        && !timers
+                        && (!timers || lazy.is_some())
                         && *memoise
                         // An answered access of an instruction other than a
                         // load or store (a MOVFS of a DMA register) is
                         // noted among the memory codes, which belong to
                         // loads and stores only.
                         && (bus.answer.is_none() || insns[0].class == OpClass::LoadStore)
-                        && limit - now >= memo_margin(n, entry >> 20 == 0)
+                        && blim.saturating_sub(now) >= memo_margin(n, entry >> 20 == 0)
                         && (!pipe.fetches_from_dram(entry)
-                            || dram_block_fits(pipe, &bus, &insns[..n], now, limit))
+                            || dram_block_fits(pipe, &bus, &insns[..n], now, blim))
                 }) {
                     memo.validate(blocks.generation);
+                    bus.lazy_timers = timers;
                     let ran = memo_block(
                         s,
                         &mut bus,
@@ -819,6 +858,11 @@ impl Core {
                         memo,
                         &mut now,
                     );
+                    bus.lazy_timers = false;
+                    if timers {
+                        ran_lazy = true;
+                        lazy_to = now;
+                    }
                     // (Its accesses, as the replay key codes them.)
                     // (Reads of the core's own DMA registers answered at
                     // once count as local loads: `CoreBus::direct_dma`;
@@ -859,7 +903,7 @@ impl Core {
                 };
                 retired += done as u64;
                 if TIMED && !TRACE && *spin_skip {
-                    let quiet = !bus.attention && s.lc == 0 && !timers;
+                    let quiet = !bus.attention && s.lc == 0 && (!timers || ran_lazy);
                     spin.piece(mem, quiet, done < n, last);
                 }
                 if !timers {
@@ -873,6 +917,12 @@ impl Core {
                     s.pc = pc;
                     match bus.deferred.take() {
                         Some(access) => break 'run CoreExit::Remote { access, pc },
+                        None if std::mem::take(&mut bus.timer_stall) => {
+                            // A replayed block reached an access to the
+                            // timers: it runs in the detailed model.
+                            eager_next = true;
+                            continue;
+                        }
                         None => unreachable!("invariant: only a deferred access stalls"),
                     }
                 }
@@ -941,6 +991,11 @@ impl Core {
         };
         self.stats.instret += retired;
         self.stats.cycles = now.max(self.stats.cycles);
+        // The timers count what replayed blocks left for later (none can
+        // fire: they ran before the first cycle one could).
+        if TIMED && lazy_to > self.timer_at {
+            count_clock(&mut self.state, &mut self.timer_at, lazy_to);
+        }
         if reset {
             self.reset();
         }
