@@ -32,7 +32,8 @@
 //!   represent exactly (a slot ready more than `HORIZON` cycles ahead, a
 //!   fetch state older than `PAST` cycles, a blocked core) make the block
 //!   go through the detailed model;
-//! * blocks that touch external memory, run with the core timers counting,
+//! * blocks that touch external memory, run with a core timer counting
+//!   anything but clock cycles (the clock's count waits: `timing::lazy_limit`),
 //!   are traced, or could reach the cycle budget are never memoised;
 //! * a block of DRAM code is recorded only when each line it read reached
 //!   external memory's read port free (`timing::DramLog`), and replayed

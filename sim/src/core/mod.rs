@@ -200,11 +200,13 @@ pub struct Core {
 /// same moved by the iteration's cycles (`Pipeline::steady_after`), every
 /// further iteration does exactly the same, that many cycles later, until
 /// something else writes the core's memory or registers (a delivery from
-/// the mesh, its DMA engine, the host) or a timer counts: timed mode then
+/// the mesh, its DMA engine, the host) or a timer fires: timed mode then
 /// does `n` iterations at once ([`Spin::repeat`]): cycles, instructions,
 /// dual issues and stalls advanced by `n` times one iteration's, and the
-/// pipeline as `n` iterations leave it. Not with the timers counting, a
-/// hardware loop active, or a trace.
+/// pipeline as `n` iterations leave it. Not with a timer counting anything
+/// but clock cycles (those count the iterations afterwards, and none is
+/// done past the cycle one could fire: `timing::lazy_limit`), a hardware
+/// loop active, or a trace.
 #[derive(Clone, Debug)]
 struct Spin {
     /// The head of the loop whose last iteration only polled (`u32::MAX`:
