@@ -28,6 +28,8 @@ use crate::stats::{LinkLoad, NodeLoad, Stats};
 use crate::wheel::Wheel;
 use crate::Cycle;
 
+mod solo;
+
 /// "Never": no event.
 const NEVER: u64 = u64::MAX;
 /// Destination key of `Dest::External` (after every node in tie order).
