@@ -174,6 +174,7 @@ fn check(geometry: Geometry, seed: u64, states: usize) -> (usize, usize) {
             match got {
                 Some(a) => {
                     solo += 1;
+                    assert!(a.at - t <= mesh.solo_bound(), "{a:?} from {t}");
                     assert_eq!(a, want, "seed {seed}: {p:?} at {t}");
                     assert_eq!(
                         mesh.state_digest(),
@@ -229,6 +230,9 @@ fn nothing_is_done_while_a_packet_is_in_flight() {
     mesh.inject(0, read(1, src, DRAM)).unwrap();
     let before = mesh.state_digest();
     assert_eq!(mesh.solo_inject(1, read(2, src, DRAM + 8)), None);
-    assert_eq!(mesh.solo_inject_external(1, write(3, src, src.addr(0))), None);
+    assert_eq!(
+        mesh.solo_inject_external(1, write(3, src, src.addr(0))),
+        None
+    );
     assert_eq!(mesh.state_digest(), before);
 }

@@ -72,7 +72,7 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 
 use crate::config::CoreId;
 use crate::core::{
-    is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
+    is_dma, Answer, Checkpoint, Core, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
 };
 use crate::machine::{dram_offset, IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort};
@@ -225,6 +225,15 @@ pub struct Timed {
     /// request from the mesh; the same for external memory.
     read_busy: Vec<u64>,
     dram_busy: u64,
+    /// For the core running (0: not now): nothing but it acts before this
+    /// cycle and the network is idle, so a load from DRAM whose whole
+    /// round trip ends before it meets nothing and is timed in closed form
+    /// in the run (`Machine::solo_load`).
+    solo_until: u64,
+    /// `Mesh::solo_bound`: the longest a solo packet's trip takes.
+    solo_bound: u64,
+    /// Loads from DRAM timed in closed form (`solo_load`).
+    pub solo_loads: u64,
     /// Read requests on their way to external memory (or held there).
     dram_reads: u64,
     /// Per core: cycles from sending a fetch of a line of DRAM code to its
@@ -309,7 +318,6 @@ impl Timed {
             refused: Vec::new(),
             freed: Vec::new(),
             dram_reads: 0,
-            mesh,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
             free: Vec::new(),
@@ -326,6 +334,10 @@ impl Timed {
             held_reads: vec![VecDeque::new(); m.cores.len()],
             read_busy: vec![0; m.cores.len()],
             dram_busy: 0,
+            solo_until: 0,
+            solo_bound: mesh.solo_bound(),
+            solo_loads: 0,
+            mesh,
         }
     }
 
@@ -800,7 +812,25 @@ impl Machine {
                             }
                             e.saturating_add(t.min_out)
                         };
-                        self.core_turn(t, i, horizon, hard, free_until)
+                        // Nothing but this core acts before `solo_until`,
+                        // and nothing is on its way: its loads from DRAM
+                        // are timed in the run (`solo_load`).
+                        t.solo_until = if !t.strict
+                            && self.trace.is_none()
+                            && t.dram_reads == 0
+                            && t.fetches.is_empty()
+                            && ext_at.is_none()
+                            && t.refused.is_empty()
+                            && t.agents[i].inbox.is_empty()
+                            && t.mesh.is_idle()
+                        {
+                            others.min(dma_i).min(limit)
+                        } else {
+                            0
+                        };
+                        let stop = self.core_turn(t, i, horizon, hard, free_until);
+                        t.solo_until = 0;
+                        stop
                     }
                 },
             };
@@ -1008,8 +1038,22 @@ impl Machine {
             };
             let own = access.addr & 0xFFF0_0000 == core.id.global_base()
                 && is_dma(access.addr & 0xF_FFFF);
-            if !own || access.kind != RemoteKind::Load {
+            if access.kind != RemoteKind::Load {
                 break exit;
+            }
+            if !own {
+                // A load from DRAM, alone on its way: answered here.
+                if t.solo_until == 0 {
+                    break exit;
+                }
+                match solo_load(t, i, core, &mut shared, &self.config, access, horizon) {
+                    Solo::Answered => {
+                        budget = horizon.saturating_sub(core.stats.cycles).max(1);
+                        continue;
+                    }
+                    Solo::Waits => return None,
+                    Solo::No => break exit,
+                }
             }
             let issue = core.probe_issue(&mut shared, &access);
             if issue >= horizon {
@@ -1567,6 +1611,9 @@ impl Machine {
             out: t.port_out[i],
             back: t.port_back[i],
         };
+        if ahead {
+            t.solo_until = 0;
+        }
         if !ahead {
             let stop = self.run_core(t, i, horizon);
             t.dram_busy = self.cores[i].pipe.port.busy;
@@ -1755,4 +1802,112 @@ impl Timed {
             Some(Wait::Response { .. })
         )
     }
+}
+
+/// What [`solo_load`] did with a load.
+enum Solo {
+    /// Answered: the core goes on.
+    Answered,
+    /// Its request reached external memory; the response is sent as usual
+    /// and the core waits for it.
+    Waits,
+    /// Not timed here (the machine sends it when it comes first).
+    No,
+}
+
+/// A load of core `i` from DRAM while nothing but the core acts before
+/// `t.solo_until` and nothing is on its way (`Timed::solo_until`): its
+/// request crosses the idle network, external memory reads when its port
+/// is free, the response crosses back, all in closed form
+/// (`Mesh::solo_inject`), and the core gets the data at once with the
+/// latency the machine would give it: what sending the request when it
+/// became the earliest action of all and stepping both packets gives,
+/// since nothing meets them. Only where the whole round trip surely ends
+/// before `t.solo_until` and within `horizon` (`Mesh::solo_bound` on each
+/// trip); the value is read as of the request's arrival, as
+/// `external_arrival` does (nothing writes DRAM before then).
+fn solo_load(
+    t: &mut Timed,
+    i: usize,
+    core: &mut Core,
+    shared: &mut Shared<'_>,
+    config: &crate::config::Config,
+    access: RemoteAccess,
+    horizon: u64,
+) -> Solo {
+    let target = CoreId::from_bits(access.addr >> 20);
+    let (chip, size) = (config.chip(), config.ext_size);
+    let off = dram_offset(chip, config.ext_base, size, access.addr);
+    if config.core_index(target).is_some()
+        || off >= size
+        || !matches!(
+            t.mesh.geometry().classify(access.addr),
+            epsim_mesh::Target::External(_)
+        )
+    {
+        return Solo::No;
+    }
+    let issue = core.probe_issue(shared, &access);
+    let p = &core.pipe.params;
+    let (latency, interval, extra) = (p.dram_latency, p.dram_read_interval, p.remote_read_extra);
+    let busy = core.pipe.port.busy;
+    let b = t.solo_bound;
+    let last = issue
+        .saturating_add(b)
+        .max(busy)
+        .saturating_add(latency)
+        .saturating_add(b)
+        .saturating_add(extra);
+    if issue >= horizon || last >= t.solo_until || last > horizon {
+        return Solo::No;
+    }
+    let bytes = access.size.bytes() as u8;
+    let request = Packet {
+        tag: u64::MAX,
+        kind: Kind::ReadRequest,
+        src: node(core.id),
+        dst: access.addr,
+        bytes,
+    };
+    let Some(arrived) = t.mesh.solo_inject(issue, request) else {
+        return Solo::No;
+    };
+    // Sent (`Machine::emit`), and read at external memory on arrival
+    // (`Machine::external_arrival`).
+    core.mesh_traffic(1);
+    let len = access.size.bytes();
+    let value = if shared.dram.contains(off, len) {
+        Ok(shared.dram.read(off, len))
+    } else {
+        Err(MemFault::Unmapped)
+    };
+    let start = arrived.at.max(busy);
+    core.pipe.port.busy = start + interval;
+    let leave = start + latency;
+    let response = Packet {
+        tag: u64::MAX,
+        kind: Kind::ReadResponse,
+        src: node(core.id),
+        dst: core.id.global_base(),
+        bytes,
+    };
+    let Some(back) = t.mesh.solo_inject_external(leave, response) else {
+        // (Not expected: the network is idle again.) The response goes
+        // the usual way and the core waits for it.
+        let tag = t.tag(Payload::ReadResponse { value, dma: None });
+        t.queue_response(leave, true, Packet { tag, ..response });
+        t.agents[i].wait = Wait::Response { access, issue };
+        t.dram_busy = core.pipe.port.busy;
+        return Solo::Waits;
+    };
+    // Delivered (`Machine::deliver`, `read_returned`).
+    t.solo_loads += 1;
+    core.spin_forget();
+    core.mesh_traffic(1);
+    core.answer = Some(Answer {
+        addr: access.addr,
+        value,
+        latency: (back.at + extra - issue) as u32,
+    });
+    Solo::Answered
 }

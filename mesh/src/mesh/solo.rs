@@ -109,6 +109,30 @@ impl Mesh {
         Some(self.solo_walk(t, f, entry, side.dir().index()))
     }
 
+    /// A bound on the cycles from a solo packet's injection to its
+    /// arrival, wherever it goes: its uncontended trip over the longest
+    /// route, plus a wait of at most one busy time at each agent on the
+    /// way (in an idle network each was last taken at or before the tick
+    /// last simulated, which every tick of a solo trip follows).
+    pub fn solo_bound(&self) -> Cycle {
+        let k = &self.k;
+        let routers = u64::from(self.geo.rows) + u64::from(self.geo.cols) + 1;
+        let entry = k.entry.iter().copied().max().unwrap_or(0);
+        let tx = k.tx.saturating_add(k.tx_break);
+        let ticks = [
+            entry,
+            k.ni,
+            routers.saturating_mul(k.hop.saturating_add(k.link)),
+            tx.saturating_mul(2),
+            k.tx_latency,
+            k.rx.saturating_mul(2),
+            k.rx_latency,
+        ]
+        .iter()
+        .fold(0u64, |a, &b| a.saturating_add(b));
+        ceil_cycle(ticks).saturating_add(1)
+    }
+
     /// Nothing in flight and nothing pending: a packet meets no other.
     fn quiet(&self) -> bool {
         self.in_flight == 0
@@ -230,7 +254,11 @@ impl Mesh {
                 .iter()
                 .map(|b| (b.q.len(), b.popped_at, b.waiting))
                 .collect();
-            let _ = writeln!(s, "r{k} {:?} {:?} {} {inputs:?}", r.out_busy, r.rr, r.queued);
+            let _ = writeln!(
+                s,
+                "r{k} {:?} {:?} {} {inputs:?}",
+                r.out_busy, r.rr, r.queued
+            );
         }
         for (k, ni) in self.nis.iter().enumerate() {
             let _ = writeln!(s, "ni{k} {} {} {}", ni.q.len(), ni.free, ni.last);

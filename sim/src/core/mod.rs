@@ -668,7 +668,7 @@ impl Core {
                     len: 2,
                     class: OpClass::Control,
                 }],
-                [Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control)],
+                [nop_timing()],
             );
             // The machine's timing of a line of DRAM code the pipeline
             // could not time itself.
@@ -1084,14 +1084,25 @@ impl Core {
                 _ => self.pipe.fetch_request(pc),
             };
         }
-        let word = {
-            let (_, bus) = self.bus(shared);
-            instruction_word(&bus, pc)
+        // The instruction's timing facts: from the block starting at it
+        // when one is cached for the code as it stands (a stopped
+        // instruction starts the block run when it executes again).
+        self.blocks
+            .validate([self.sram.epoch(), shared.dram.epoch()]);
+        let (timing, len) = match self.blocks.lookup(pc) {
+            Some(b) => (self.blocks.timing(b)[0], self.blocks.code(b)[0].len),
+            None => {
+                let word = {
+                    let (_, bus) = self.bus(shared);
+                    instruction_word(&bus, pc)
+                };
+                let d = decode(word);
+                let timing = crate::timing::Timing::of(&d.op.deps(), d.op.class());
+                (timing, d.len)
+            }
         };
-        let d = decode(word);
-        let timing = crate::timing::Timing::of(&d.op.deps(), d.op.class());
         self.pipe.set_rounding(self.state.config);
-        let issue = self.pipe.issue(&timing, pc, u32::from(d.len));
+        let issue = self.pipe.issue(&timing, pc, u32::from(len));
         self.pipe.unissue();
         // (Its line was timed when it first issued: nothing is asked here.)
         let _ = self.pipe.take_need();
@@ -1591,4 +1602,11 @@ pub(super) fn dma_load(dma: &Dma, addr: u32, size: Size) -> Result<u64, MemFault
         return Err(MemFault::Protected);
     }
     Ok(u64::from(dma.read_reg((addr & 0xF_FFFF) - DMA_BASE)))
+}
+
+/// The timing facts of a NOP (worked out once: the placeholder of the
+/// one-instruction block for code in another core's SRAM).
+fn nop_timing() -> Timing {
+    static NOP: std::sync::OnceLock<Timing> = std::sync::OnceLock::new();
+    *NOP.get_or_init(|| Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control))
 }
