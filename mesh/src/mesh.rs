@@ -426,6 +426,9 @@ pub struct Mesh {
     watched: Vec<bool>,
     freed: Vec<NodeId>,
     freed_at: Option<u64>,
+    /// Routes of solo packets (`solo.rs`), kept; the next to replace.
+    routes: Vec<solo::Route>,
+    routes_next: usize,
 }
 
 /// The cached delivery bounds (`Mesh::bounds`): per destination, and the
@@ -491,6 +494,8 @@ impl Mesh {
             watched: vec![false; n],
             freed: Vec::new(),
             freed_at: None,
+            routes: Vec::new(),
+            routes_next: 0,
         })
     }
     pub fn geometry(&self) -> &Geometry {

@@ -72,7 +72,7 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 
 use crate::config::CoreId;
 use crate::core::{
-    is_dma, Answer, Checkpoint, Core, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
+    is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared, SoloLoads,
 };
 use crate::machine::{dram_offset, IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort};
@@ -1000,6 +1000,62 @@ impl Machine {
     /// if any (`None`: the budget ran out, the core sleeps, or it waits to
     /// send an access to another core).
     fn run_core_raw(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
+        if t.solo_until == 0 {
+            return self.run_core_inner(t, i, horizon);
+        }
+        // Nothing but this core acts before `solo_until` and nothing is on
+        // its way: the network is lent to the core for the run, and its
+        // loads from DRAM that surely end before then are timed in the run
+        // (`SoloLoads`).
+        let core = &mut self.cores[i];
+        let solo = core.solo.get_or_insert_with(|| {
+            Box::new(SoloLoads {
+                mesh: t.mesh.clone(),
+                until: 0,
+                bound: t.solo_bound,
+                loads: 0,
+                ext_base: self.config.ext_base,
+                ext_size: self.config.ext_size,
+                chip: self.config.chip(),
+                waiting: None,
+            })
+        });
+        std::mem::swap(&mut solo.mesh, &mut t.mesh);
+        solo.until = t.solo_until;
+        let exit = self.run_core_inner(t, i, horizon);
+        let Some(solo) = self.cores[i].solo.as_deref_mut() else {
+            return exit;
+        };
+        std::mem::swap(&mut solo.mesh, &mut t.mesh);
+        solo.until = 0;
+        t.solo_loads += std::mem::take(&mut solo.loads);
+        if let Some(w) = solo.waiting.take() {
+            // Its request reached external memory and read there; the
+            // response could not be timed in the run: it is sent as
+            // usual (`external_arrival`) and the core waits for it.
+            let core = &self.cores[i];
+            let packet = Packet {
+                tag: t.tag(Payload::ReadResponse {
+                    value: w.value,
+                    dma: None,
+                }),
+                kind: Kind::ReadResponse,
+                src: node(core.id),
+                dst: core.id.global_base(),
+                bytes: w.access.size.bytes() as u8,
+            };
+            t.queue_response(w.leave, true, packet);
+            t.agents[i].wait = Wait::Response {
+                access: w.access,
+                issue: w.issue,
+            };
+            return None;
+        }
+        exit
+    }
+
+    /// [`Machine::run_core_raw`] with the network where it is.
+    fn run_core_inner(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
         let core = &mut self.cores[i];
         if core.run == RunState::Idle && !core.can_wake() {
             // Its timer wakes it now.
@@ -1038,22 +1094,8 @@ impl Machine {
             };
             let own = access.addr & 0xFFF0_0000 == core.id.global_base()
                 && is_dma(access.addr & 0xF_FFFF);
-            if access.kind != RemoteKind::Load {
+            if !own || access.kind != RemoteKind::Load {
                 break exit;
-            }
-            if !own {
-                // A load from DRAM, alone on its way: answered here.
-                if t.solo_until == 0 {
-                    break exit;
-                }
-                match solo_load(t, i, core, &mut shared, &self.config, access, horizon) {
-                    Solo::Answered => {
-                        budget = horizon.saturating_sub(core.stats.cycles).max(1);
-                        continue;
-                    }
-                    Solo::Waits => return None,
-                    Solo::No => break exit,
-                }
             }
             let issue = core.probe_issue(&mut shared, &access);
             if issue >= horizon {
@@ -1804,110 +1846,3 @@ impl Timed {
     }
 }
 
-/// What [`solo_load`] did with a load.
-enum Solo {
-    /// Answered: the core goes on.
-    Answered,
-    /// Its request reached external memory; the response is sent as usual
-    /// and the core waits for it.
-    Waits,
-    /// Not timed here (the machine sends it when it comes first).
-    No,
-}
-
-/// A load of core `i` from DRAM while nothing but the core acts before
-/// `t.solo_until` and nothing is on its way (`Timed::solo_until`): its
-/// request crosses the idle network, external memory reads when its port
-/// is free, the response crosses back, all in closed form
-/// (`Mesh::solo_inject`), and the core gets the data at once with the
-/// latency the machine would give it: what sending the request when it
-/// became the earliest action of all and stepping both packets gives,
-/// since nothing meets them. Only where the whole round trip surely ends
-/// before `t.solo_until` and within `horizon` (`Mesh::solo_bound` on each
-/// trip); the value is read as of the request's arrival, as
-/// `external_arrival` does (nothing writes DRAM before then).
-fn solo_load(
-    t: &mut Timed,
-    i: usize,
-    core: &mut Core,
-    shared: &mut Shared<'_>,
-    config: &crate::config::Config,
-    access: RemoteAccess,
-    horizon: u64,
-) -> Solo {
-    let target = CoreId::from_bits(access.addr >> 20);
-    let (chip, size) = (config.chip(), config.ext_size);
-    let off = dram_offset(chip, config.ext_base, size, access.addr);
-    if config.core_index(target).is_some()
-        || off >= size
-        || !matches!(
-            t.mesh.geometry().classify(access.addr),
-            epsim_mesh::Target::External(_)
-        )
-    {
-        return Solo::No;
-    }
-    let issue = core.probe_issue(shared, &access);
-    let p = &core.pipe.params;
-    let (latency, interval, extra) = (p.dram_latency, p.dram_read_interval, p.remote_read_extra);
-    let busy = core.pipe.port.busy;
-    let b = t.solo_bound;
-    let last = issue
-        .saturating_add(b)
-        .max(busy)
-        .saturating_add(latency)
-        .saturating_add(b)
-        .saturating_add(extra);
-    if issue >= horizon || last >= t.solo_until || last > horizon {
-        return Solo::No;
-    }
-    let bytes = access.size.bytes() as u8;
-    let request = Packet {
-        tag: u64::MAX,
-        kind: Kind::ReadRequest,
-        src: node(core.id),
-        dst: access.addr,
-        bytes,
-    };
-    let Some(arrived) = t.mesh.solo_inject(issue, request) else {
-        return Solo::No;
-    };
-    // Sent (`Machine::emit`), and read at external memory on arrival
-    // (`Machine::external_arrival`).
-    core.mesh_traffic(1);
-    let len = access.size.bytes();
-    let value = if shared.dram.contains(off, len) {
-        Ok(shared.dram.read(off, len))
-    } else {
-        Err(MemFault::Unmapped)
-    };
-    let start = arrived.at.max(busy);
-    core.pipe.port.busy = start + interval;
-    let leave = start + latency;
-    let response = Packet {
-        tag: u64::MAX,
-        kind: Kind::ReadResponse,
-        src: node(core.id),
-        dst: core.id.global_base(),
-        bytes,
-    };
-    let Some(back) = t.mesh.solo_inject_external(leave, response) else {
-        // (Not expected: the network is idle again.) The response goes
-        // the usual way and the core waits for it.
-        let tag = t.tag(Payload::ReadResponse { value, dma: None });
-        t.queue_response(leave, true, Packet { tag, ..response });
-        t.agents[i].wait = Wait::Response { access, issue };
-        t.dram_busy = core.pipe.port.busy;
-        return Solo::Waits;
-    };
-    // Delivered (`Machine::deliver`, `read_returned`).
-    t.solo_loads += 1;
-    core.spin_forget();
-    core.mesh_traffic(1);
-    core.answer = Some(Answer {
-        addr: access.addr,
-        value,
-        latency: (back.at + extra - issue) as u32,
-    });
-    Solo::Answered
-}

@@ -13,7 +13,7 @@
 //! certain, and the caller steps the packet as usual.
 
 use super::{ceil_cycle, Down, Flit, Mesh, EXTERNAL, LOCAL};
-use crate::addr::{xy_step, Target};
+use crate::addr::{xy_step, NodeId, Target};
 use crate::packet::{Arrival, Dest, Net, Packet};
 use crate::Cycle;
 
@@ -59,7 +59,7 @@ impl Mesh {
         let f = Flit {
             tag: p.tag,
             addr: p.dst,
-            dst: crate::addr::NodeId::from_addr(p.dst),
+            dst: NodeId::from_addr(p.dst),
             to,
             bytes: p.bytes,
             net,
@@ -82,7 +82,7 @@ impl Mesh {
         if t < self.now.max(self.rx_last) {
             return None;
         }
-        let dst = crate::addr::NodeId::from_addr(p.dst);
+        let dst = NodeId::from_addr(p.dst);
         let entry = self.geo.index(self.geo.edge_router(side, dst))?;
         let net = Net::select(p.kind, false);
         let ready = t.saturating_mul(2).saturating_add(self.k.rx_latency);
@@ -151,63 +151,57 @@ impl Mesh {
     /// its destination, each router taking it when its output is free
     /// (there is room everywhere: nothing else is in the network, and
     /// every tick on the way is later than any packet's last move).
-    fn solo_walk(&mut self, t: Cycle, mut f: Flit, mut node: usize, mut port: usize) -> Arrival {
+    fn solo_walk(&mut self, t: Cycle, mut f: Flit, node: usize, port: usize) -> Arrival {
         let net = f.net.index();
         let (hop, link) = (self.k.hop, self.k.link);
-        let tick = loop {
-            let key = net * self.n + node;
-            let d = xy_step(self.coords[node], f.dst).index();
-            let down = self.downstream(node, net, d);
+        let route = self.route(node, port, net, f.dst);
+        let steps = std::mem::take(&mut self.routes[route].steps);
+        let end = self.routes[route].end;
+        let mut tick = 0;
+        for (k, &(key, d, port)) in steps.iter().enumerate() {
+            let (key, d, port) = (key as usize, usize::from(d), usize::from(port));
             let router = &mut self.routers[key];
-            let tick = f.ready.max(router.out_busy[d]);
+            tick = f.ready.max(router.out_busy[d]);
             let input = &mut router.inputs[port];
             input.popped_at = tick;
             input.waiting = false;
             router.rr[d] = ((port + 1) % 5) as u8;
             router.out_busy[d] = tick.saturating_add(link);
             self.stats.link_mut(key, d).add(link, tick - f.ready);
-            self.wheel_at(tick);
-            match down {
-                Down::Router(k, q) => {
-                    f.ready = tick.saturating_add(hop);
-                    self.stats.totals.hops[net] += 1;
-                    node = k % self.n;
-                    port = q;
-                }
-                Down::Port(i) => {
-                    f.ready = tick.saturating_add(hop);
-                    self.stats.totals.hops[net] += 1;
-                    // The transmit side takes it when it is free.
-                    let s = f.ready.max(self.tx_busy);
-                    let port = &mut self.tx_ports[i];
-                    port.popped_at = s;
-                    port.waiting = false;
-                    self.tx_rr = (i + 1) % self.tx_ports.len();
-                    let busy = if self.tx_next_addr == Some(f.addr) {
-                        self.k.tx
-                    } else {
-                        self.stats.elink.tx_breaks += 1;
-                        self.k.tx.saturating_add(self.k.tx_break)
-                    };
-                    self.tx_next_addr = Some(f.addr.wrapping_add(u32::from(f.bytes)));
-                    self.tx_busy = s.saturating_add(busy);
-                    self.stats.elink.tx.add(busy, s - f.ready);
-                    self.wheel_at(s);
-                    break self.tx_busy.saturating_add(self.k.tx_latency);
-                }
-                Down::Eject | Down::Nowhere => {
-                    // (`Nowhere` is refused by `classify`.)
-                    break tick;
-                }
+            if k + 1 < steps.len() || matches!(end, End::Port(_)) {
+                f.ready = tick.saturating_add(hop);
+                self.stats.totals.hops[net] += 1;
+            }
+        }
+        self.wheel_at(tick);
+        self.routes[route].steps = steps;
+        let to = match end {
+            End::Port(i) => {
+                // The transmit side takes it when it is free.
+                let s = f.ready.max(self.tx_busy);
+                let port = &mut self.tx_ports[i];
+                port.popped_at = s;
+                port.waiting = false;
+                self.tx_rr = (i + 1) % self.tx_ports.len();
+                let busy = if self.tx_next_addr == Some(f.addr) {
+                    self.k.tx
+                } else {
+                    self.stats.elink.tx_breaks += 1;
+                    self.k.tx.saturating_add(self.k.tx_break)
+                };
+                self.tx_next_addr = Some(f.addr.wrapping_add(u32::from(f.bytes)));
+                self.tx_busy = s.saturating_add(busy);
+                self.stats.elink.tx.add(busy, s - f.ready);
+                self.wheel_at(s);
+                tick = self.tx_busy.saturating_add(self.k.tx_latency);
+                Dest::External
+            }
+            End::Eject(node) => {
+                self.stats.node_mut(net * self.n + node).delivered += 1;
+                Dest::Node(self.coords[node])
             }
         };
         self.seq += 1;
-        let to = if f.to == EXTERNAL {
-            Dest::External
-        } else {
-            self.stats.node_mut(net * self.n + node).delivered += 1;
-            Dest::Node(self.coords[node])
-        };
         self.stats.totals.delivered[net] += 1;
         let at = ceil_cycle(tick);
         self.now = self.now.max(at).max(t);
@@ -220,6 +214,61 @@ impl Mesh {
             net: f.net,
         }
     }
+
+    /// The index in `routes` of the route of a packet for `dst` entering
+    /// router `node` on `net` by input `port` (worked out and kept, in
+    /// place of the oldest, if not there).
+    fn route(&mut self, node: usize, port: usize, net: usize, dst: NodeId) -> usize {
+        let key = (node, port, net, dst);
+        if let Some(i) = self.routes.iter().position(|r| r.key == key) {
+            return i;
+        }
+        let mut steps = Vec::new();
+        let (mut node, mut port) = (node, port);
+        let end = loop {
+            let d = xy_step(self.coords[node], dst).index();
+            steps.push(((net * self.n + node) as u32, d as u8, port as u8));
+            match self.downstream(node, net, d) {
+                Down::Router(k, q) => {
+                    node = k % self.n;
+                    port = q;
+                }
+                Down::Port(i) => break End::Port(i),
+                // (`Nowhere` is refused by `classify`.)
+                Down::Eject | Down::Nowhere => break End::Eject(node),
+            }
+        };
+        let route = Route { key, steps, end };
+        if self.routes.len() < ROUTES {
+            self.routes.push(route);
+            self.routes.len() - 1
+        } else {
+            let i = self.routes_next;
+            self.routes_next = (i + 1) % ROUTES;
+            self.routes[i] = route;
+            i
+        }
+    }
+}
+
+/// Routes kept by [`Mesh::solo_inject`] (a core's loads from DRAM use two).
+const ROUTES: usize = 8;
+
+/// The routers a packet crosses from a router input to its destination:
+/// (router key, output, input) each, and where it ends.
+#[derive(Clone, Debug)]
+pub(super) struct Route {
+    key: (usize, usize, usize, NodeId),
+    steps: Vec<(u32, u8, u8)>,
+    end: End,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum End {
+    /// Delivered at this node.
+    Eject(usize),
+    /// Into this eLink transmit port.
+    Port(usize),
 }
 
 impl Mesh {

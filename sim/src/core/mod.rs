@@ -24,6 +24,9 @@ use crate::trace::Trace;
 
 mod blocks;
 mod bus;
+mod solo;
+
+pub use solo::{Outcome as SoloOutcome, SoloLoads, Waiting as SoloWaiting};
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
 pub(crate) use bus::is_dma;
@@ -186,6 +189,10 @@ pub struct Core {
     pub dma_direct: bool,
     /// The loop being watched.
     spin: Box<Spin>,
+    /// Timed mode: the machine's network lent for a run in which the
+    /// core's loads from DRAM meet nothing ([`SoloLoads`], set up by the
+    /// scheduler; `until` 0 when not).
+    pub solo: Option<Box<SoloLoads>>,
 }
 
 /// A loop that only polls local memory, watched for its fixed point.
@@ -537,6 +544,7 @@ impl Core {
             spin_park: false,
             dma_direct: false,
             spin: Box::new(Spin::new()),
+            solo: None,
         }
     }
 
@@ -652,6 +660,7 @@ impl Core {
                 spin,
                 dma,
                 dma_direct,
+                solo,
                 ..
             } = self;
             let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
@@ -872,6 +881,53 @@ impl Core {
                     // before it ran.
                     s.pc = pc;
                     match bus.deferred.take() {
+                        Some(access) if TIMED && !TRACE => {
+                            // A load from DRAM alone on its way: answered
+                            // here (`SoloLoads`).
+                            let solo = solo.as_deref_mut().filter(|x| x.until > 0);
+                            let found = blocks.lookup(pc);
+                            if let (Some(solo), Some(b), None) = (solo, found, pipe.pending_fetch())
+                            {
+                                // When it issues (`Core::probe_issue`).
+                                let (timing, len) = (blocks.timing(b)[0], blocks.code(b)[0].len);
+                                pipe.set_rounding(s.config);
+                                let issue = pipe.issue(&timing, pc, u32::from(len)).cycle;
+                                pipe.unissue();
+                                let _ = pipe.take_need();
+                                let mut busy = pipe.port.busy;
+                                let outcome = solo.load(
+                                    id,
+                                    &pipe.params,
+                                    &mut busy,
+                                    bus.dram,
+                                    access,
+                                    issue,
+                                    limit,
+                                );
+                                pipe.port.busy = busy;
+                                // Its request sent and (answered) its
+                                // response delivered: mesh events.
+                                let ev = crate::timing::mesh_events(bus.regs.meshconfig, 1);
+                                match outcome {
+                                    SoloOutcome::Answered(a) => {
+                                        if ev.mesh0 | ev.mesh1 != 0 {
+                                            tick_timers(s, &ev);
+                                            tick_timers(s, &ev);
+                                        }
+                                        spin.forget();
+                                        bus.answer = Some(a);
+                                        continue;
+                                    }
+                                    SoloOutcome::Waits => {
+                                        if ev.mesh0 | ev.mesh1 != 0 {
+                                            tick_timers(s, &ev);
+                                        }
+                                    }
+                                    SoloOutcome::No => {}
+                                }
+                            }
+                            break 'run CoreExit::Remote { access, pc };
+                        }
                         Some(access) => break 'run CoreExit::Remote { access, pc },
                         None => unreachable!("invariant: only a deferred access stalls"),
                     }
