@@ -192,7 +192,8 @@ struct Agent {
 /// The timed scheduler's state: the mesh, what each core waits for, and
 /// the packets in flight.
 pub struct Timed {
-    pub mesh: Mesh,
+    /// (Boxed: lent to a core for a run by swapping pointers, `SoloLoads`.)
+    pub mesh: Box<Mesh>,
     agents: Vec<Agent>,
     /// Payloads by tag (the tag is the index); free slots are reused.
     payloads: Vec<Option<Payload>>,
@@ -337,7 +338,7 @@ impl Timed {
             solo_until: 0,
             solo_bound: mesh.solo_bound(),
             solo_loads: 0,
-            mesh,
+            mesh: Box::new(mesh),
         }
     }
 
@@ -1845,4 +1846,3 @@ impl Timed {
         )
     }
 }
-

@@ -22,7 +22,7 @@ use crate::timing::Params;
 /// for a run in which its loads from DRAM meet nothing.
 pub struct SoloLoads {
     /// The machine's network for the run (swapped back after it).
-    pub mesh: Mesh,
+    pub mesh: Box<Mesh>,
     /// Nothing but the core acts before this cycle (0: off for the run).
     pub until: u64,
     /// `Mesh::solo_bound`.
@@ -72,13 +72,18 @@ impl SoloLoads {
         issue: u64,
         limit: u64,
     ) -> Outcome {
-        if self.until == 0 || access.kind != RemoteKind::Load || self.chip.contains(access.addr >> 20)
+        if self.until == 0
+            || access.kind != RemoteKind::Load
+            || self.chip.contains(access.addr >> 20)
         {
             return Outcome::No;
         }
         let off = crate::machine::dram_offset(self.chip, self.ext_base, self.ext_size, access.addr);
         if off >= self.ext_size
-            || !matches!(self.mesh.geometry().classify(access.addr), Target::External(_))
+            || !matches!(
+                self.mesh.geometry().classify(access.addr),
+                Target::External(_)
+            )
         {
             return Outcome::No;
         }
