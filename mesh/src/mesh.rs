@@ -28,6 +28,8 @@ use crate::stats::{LinkLoad, NodeLoad, Stats};
 use crate::wheel::Wheel;
 use crate::Cycle;
 
+mod solo;
+
 /// "Never": no event.
 const NEVER: u64 = u64::MAX;
 /// Destination key of `Dest::External` (after every node in tie order).
@@ -424,6 +426,9 @@ pub struct Mesh {
     watched: Vec<bool>,
     freed: Vec<NodeId>,
     freed_at: Option<u64>,
+    /// Routes of solo packets (`solo.rs`), kept; the next to replace.
+    routes: Vec<solo::Route>,
+    routes_next: usize,
 }
 
 /// The cached delivery bounds (`Mesh::bounds`): per destination, and the
@@ -489,6 +494,8 @@ impl Mesh {
             watched: vec![false; n],
             freed: Vec::new(),
             freed_at: None,
+            routes: Vec::new(),
+            routes_next: 0,
         })
     }
     pub fn geometry(&self) -> &Geometry {

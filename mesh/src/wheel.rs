@@ -68,6 +68,13 @@ impl Wheel {
         far
     }
 
+    /// With nothing pending, makes `at` the current tick if it is later
+    /// (a packet's trip done in closed form: `Mesh::solo_inject`).
+    pub(crate) fn skip_to(&mut self, at: u64) {
+        debug_assert!(self.count == 0 && self.far.is_empty());
+        self.cur = self.cur.max(at);
+    }
+
     /// Makes `at` (the result of [`Wheel::next`]) the current tick and
     /// moves its wake-ups into `due`.
     pub(crate) fn take(&mut self, at: u64, due: &mut Vec<u32>) {

@@ -937,6 +937,13 @@ impl Machine {
         self.timed.as_ref().map_or(0, |t| t.rollbacks)
     }
 
+    /// Timed mode: loads from DRAM timed in closed form in the core's run
+    /// (alone on their way: `sched::solo_load`), not stepped through the
+    /// mesh (a measure of speed, not of results).
+    pub fn solo_loads(&self) -> u64 {
+        self.timed.as_ref().map_or(0, |t| t.solo_loads)
+    }
+
     /// Total instructions retired by all cores.
     pub fn instret(&self) -> u64 {
         self.cores.iter().map(|c| c.stats.instret).sum()

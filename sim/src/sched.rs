@@ -72,7 +72,7 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 
 use crate::config::CoreId;
 use crate::core::{
-    is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
+    is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared, SoloLoads,
 };
 use crate::machine::{dram_offset, IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort};
@@ -192,7 +192,8 @@ struct Agent {
 /// The timed scheduler's state: the mesh, what each core waits for, and
 /// the packets in flight.
 pub struct Timed {
-    pub mesh: Mesh,
+    /// (Boxed: lent to a core for a run by swapping pointers, `SoloLoads`.)
+    pub mesh: Box<Mesh>,
     agents: Vec<Agent>,
     /// Payloads by tag (the tag is the index); free slots are reused.
     payloads: Vec<Option<Payload>>,
@@ -225,6 +226,15 @@ pub struct Timed {
     /// request from the mesh; the same for external memory.
     read_busy: Vec<u64>,
     dram_busy: u64,
+    /// For the core running (0: not now): nothing but it acts before this
+    /// cycle and the network is idle, so a load from DRAM whose whole
+    /// round trip ends before it meets nothing and is timed in closed form
+    /// in the run (`Machine::solo_load`).
+    solo_until: u64,
+    /// `Mesh::solo_bound`: the longest a solo packet's trip takes.
+    solo_bound: u64,
+    /// Loads from DRAM timed in closed form (`solo_load`).
+    pub solo_loads: u64,
     /// Read requests on their way to external memory (or held there).
     dram_reads: u64,
     /// Per core: cycles from sending a fetch of a line of DRAM code to its
@@ -309,7 +319,6 @@ impl Timed {
             refused: Vec::new(),
             freed: Vec::new(),
             dram_reads: 0,
-            mesh,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
             free: Vec::new(),
@@ -326,6 +335,10 @@ impl Timed {
             held_reads: vec![VecDeque::new(); m.cores.len()],
             read_busy: vec![0; m.cores.len()],
             dram_busy: 0,
+            solo_until: 0,
+            solo_bound: mesh.solo_bound(),
+            solo_loads: 0,
+            mesh: Box::new(mesh),
         }
     }
 
@@ -801,7 +814,25 @@ impl Machine {
                             }
                             e.saturating_add(t.min_out)
                         };
-                        self.core_turn(t, i, horizon, hard, free_until)
+                        // Nothing but this core acts before `solo_until`,
+                        // and nothing is on its way: its loads from DRAM
+                        // are timed in the run (`solo_load`).
+                        t.solo_until = if !t.strict
+                            && self.trace.is_none()
+                            && t.dram_reads == 0
+                            && t.fetches.is_empty()
+                            && ext_at.is_none()
+                            && t.refused.is_empty()
+                            && t.agents[i].inbox.is_empty()
+                            && t.mesh.is_idle()
+                        {
+                            others.min(dma_i).min(limit)
+                        } else {
+                            0
+                        };
+                        let stop = self.core_turn(t, i, horizon, hard, free_until);
+                        t.solo_until = 0;
+                        stop
                     }
                 },
             };
@@ -971,6 +1002,62 @@ impl Machine {
     /// if any (`None`: the budget ran out, the core sleeps, or it waits to
     /// send an access to another core).
     fn run_core_raw(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
+        if t.solo_until == 0 {
+            return self.run_core_inner(t, i, horizon);
+        }
+        // Nothing but this core acts before `solo_until` and nothing is on
+        // its way: the network is lent to the core for the run, and its
+        // loads from DRAM that surely end before then are timed in the run
+        // (`SoloLoads`).
+        let core = &mut self.cores[i];
+        let solo = core.solo.get_or_insert_with(|| {
+            Box::new(SoloLoads {
+                mesh: t.mesh.clone(),
+                until: 0,
+                bound: t.solo_bound,
+                loads: 0,
+                ext_base: self.config.ext_base,
+                ext_size: self.config.ext_size,
+                chip: self.config.chip(),
+                waiting: None,
+            })
+        });
+        std::mem::swap(&mut solo.mesh, &mut t.mesh);
+        solo.until = t.solo_until;
+        let exit = self.run_core_inner(t, i, horizon);
+        let Some(solo) = self.cores[i].solo.as_deref_mut() else {
+            return exit;
+        };
+        std::mem::swap(&mut solo.mesh, &mut t.mesh);
+        solo.until = 0;
+        t.solo_loads += std::mem::take(&mut solo.loads);
+        if let Some(w) = solo.waiting.take() {
+            // Its request reached external memory and read there; the
+            // response could not be timed in the run: it is sent as
+            // usual (`external_arrival`) and the core waits for it.
+            let core = &self.cores[i];
+            let packet = Packet {
+                tag: t.tag(Payload::ReadResponse {
+                    value: w.value,
+                    dma: None,
+                }),
+                kind: Kind::ReadResponse,
+                src: node(core.id),
+                dst: core.id.global_base(),
+                bytes: w.access.size.bytes() as u8,
+            };
+            t.queue_response(w.leave, true, packet);
+            t.agents[i].wait = Wait::Response {
+                access: w.access,
+                issue: w.issue,
+            };
+            return None;
+        }
+        exit
+    }
+
+    /// [`Machine::run_core_raw`] with the network where it is.
+    fn run_core_inner(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
         let core = &mut self.cores[i];
         if core.run == RunState::Idle && !core.can_wake() {
             // Its timer wakes it now.
@@ -1568,6 +1655,9 @@ impl Machine {
             out: t.port_out[i],
             back: t.port_back[i],
         };
+        if ahead {
+            t.solo_until = 0;
+        }
         if !ahead {
             let stop = self.run_core(t, i, horizon);
             t.dram_busy = self.cores[i].pipe.port.busy;

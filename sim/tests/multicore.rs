@@ -302,7 +302,9 @@ fn timed_run(name: &str, strict: bool, traced: bool) -> Observed {
         .group()
         .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
         .collect();
-    let trace = buf.0.lock().expect("trace buffer").clone();
+    let mut trace = buf.0.lock().expect("trace buffer").clone();
+    // (The mesh's link and eLink loads, after the trace: the same too.)
+    trace.extend_from_slice(format!("{:?}", m.view().mesh).as_bytes());
     (out, per_core, trace)
 }
 
@@ -325,6 +327,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "wand_idle",
         "dma_stream",
         "poll16",
+        "dram_solo",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
@@ -336,6 +339,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
             fast.1, strict.1,
             "{name}: per-core cycles, instructions, stalls"
         );
+        assert_eq!(fast.2, strict.2, "{name}: mesh statistics");
         // Traced: the same trace, byte for byte (lines in cycle order,
         // then core order, whatever order the scheduler ran the cores in).
         // (Traced: compute and poll16 are too long; a trace turns off
@@ -712,18 +716,31 @@ fn dram_code_benchmarks_time_alike_replayed_detailed_and_strict() {
             );
             let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
             let c = &m.cores[0];
-            let seen = (out, m.now, c.stats.instret, c.stats.stalls.to_vec());
-            (seen, c.memo.hits)
+            let seen = (
+                out,
+                m.now,
+                c.stats.instret,
+                c.stats.stalls.to_vec(),
+                m.view().mesh,
+            );
+            (seen, (c.memo.hits, m.solo_loads()))
         };
         let (functional, _) = run(Mode::Functional, true, false);
         assert_eq!(functional.0, expected, "{name}: functional output");
-        let (replayed, hits) = run(Mode::Timed, true, false);
+        let (replayed, (hits, solo)) = run(Mode::Timed, true, false);
         let (detailed, _) = run(Mode::Timed, false, false);
-        let (strict, _) = run(Mode::Timed, true, true);
+        let (strict, (_, strict_solo)) = run(Mode::Timed, true, true);
         assert_eq!(replayed.0, expected, "{name}: timed output");
         assert_eq!(replayed.2, functional.2, "{name}: instructions");
         assert_eq!(replayed, detailed, "{name}: replayed / detailed");
         assert_eq!(replayed, strict, "{name}: fast / strict");
         assert!(hits > 1000, "{name}: only {hits} blocks replayed");
+        // Loads from DRAM are timed in closed form in the fast scheduler
+        // and stepped through the mesh in strict order: the same cycles,
+        // stalls and mesh statistics (above).
+        assert_eq!(strict_solo, 0, "{name}");
+        if name != "fib-dram-short" {
+            assert!(solo > 300, "{name}: only {solo} loads timed alone");
+        }
     }
 }

@@ -27,6 +27,9 @@ use crate::trace::Trace;
 
 mod blocks;
 mod bus;
+mod solo;
+
+pub use solo::{Outcome as SoloOutcome, SoloLoads, Waiting as SoloWaiting};
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
 pub(crate) use bus::is_dma;
@@ -189,6 +192,10 @@ pub struct Core {
     pub dma_direct: bool,
     /// The loop being watched.
     spin: Box<Spin>,
+    /// Timed mode: the machine's network lent for a run in which the
+    /// core's loads from DRAM meet nothing ([`SoloLoads`], set up by the
+    /// scheduler; `until` 0 when not).
+    pub solo: Option<Box<SoloLoads>>,
 }
 
 /// A loop that only polls local memory, watched for its fixed point.
@@ -542,6 +549,7 @@ impl Core {
             spin_park: false,
             dma_direct: false,
             spin: Box::new(Spin::new()),
+            solo: None,
         }
     }
 
@@ -671,6 +679,7 @@ impl Core {
                 spin,
                 dma,
                 dma_direct,
+                solo,
                 ..
             } = self;
             let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
@@ -687,7 +696,7 @@ impl Core {
                     len: 2,
                     class: OpClass::Control,
                 }],
-                [Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control)],
+                [nop_timing()],
             );
             // The machine's timing of a line of DRAM code the pipeline
             // could not time itself.
@@ -918,6 +927,53 @@ impl Core {
                     // before it ran.
                     s.pc = pc;
                     match bus.deferred.take() {
+                        Some(access) if TIMED && !TRACE => {
+                            // A load from DRAM alone on its way: answered
+                            // here (`SoloLoads`).
+                            let solo = solo.as_deref_mut().filter(|x| x.until > 0);
+                            let found = blocks.lookup(pc);
+                            if let (Some(solo), Some(b), None) = (solo, found, pipe.pending_fetch())
+                            {
+                                // When it issues (`Core::probe_issue`).
+                                let (timing, len) = (blocks.timing(b)[0], blocks.code(b)[0].len);
+                                pipe.set_rounding(s.config);
+                                let issue = pipe.issue(&timing, pc, u32::from(len)).cycle;
+                                pipe.unissue();
+                                let _ = pipe.take_need();
+                                let mut busy = pipe.port.busy;
+                                let outcome = solo.load(
+                                    id,
+                                    &pipe.params,
+                                    &mut busy,
+                                    bus.dram,
+                                    access,
+                                    issue,
+                                    limit,
+                                );
+                                pipe.port.busy = busy;
+                                // Its request sent and (answered) its
+                                // response delivered: mesh events.
+                                let ev = crate::timing::mesh_events(bus.regs.meshconfig, 1);
+                                match outcome {
+                                    SoloOutcome::Answered(a) => {
+                                        if ev.mesh0 | ev.mesh1 != 0 {
+                                            tick_timers(s, &ev);
+                                            tick_timers(s, &ev);
+                                        }
+                                        spin.forget();
+                                        bus.answer = Some(a);
+                                        continue;
+                                    }
+                                    SoloOutcome::Waits => {
+                                        if ev.mesh0 | ev.mesh1 != 0 {
+                                            tick_timers(s, &ev);
+                                        }
+                                    }
+                                    SoloOutcome::No => {}
+                                }
+                            }
+                            break 'run CoreExit::Remote { access, pc };
+                        }
                         Some(access) => break 'run CoreExit::Remote { access, pc },
                         None if std::mem::take(&mut bus.timer_stall) => {
                             // A replayed block reached an access to the
@@ -1141,14 +1197,25 @@ impl Core {
                 _ => self.pipe.fetch_request(pc),
             };
         }
-        let word = {
-            let (_, bus) = self.bus(shared);
-            instruction_word(&bus, pc)
+        // The instruction's timing facts: from the block starting at it
+        // when one is cached for the code as it stands (a stopped
+        // instruction starts the block run when it executes again).
+        self.blocks
+            .validate([self.sram.epoch(), shared.dram.epoch()]);
+        let (timing, len) = match self.blocks.lookup(pc) {
+            Some(b) => (self.blocks.timing(b)[0], self.blocks.code(b)[0].len),
+            None => {
+                let word = {
+                    let (_, bus) = self.bus(shared);
+                    instruction_word(&bus, pc)
+                };
+                let d = decode(word);
+                let timing = crate::timing::Timing::of(&d.op.deps(), d.op.class());
+                (timing, d.len)
+            }
         };
-        let d = decode(word);
-        let timing = crate::timing::Timing::of(&d.op.deps(), d.op.class());
         self.pipe.set_rounding(self.state.config);
-        let issue = self.pipe.issue(&timing, pc, u32::from(d.len));
+        let issue = self.pipe.issue(&timing, pc, u32::from(len));
         self.pipe.unissue();
         // (Its line was timed when it first issued: nothing is asked here.)
         let _ = self.pipe.take_need();
@@ -1648,4 +1715,11 @@ pub(super) fn dma_load(dma: &Dma, addr: u32, size: Size) -> Result<u64, MemFault
         return Err(MemFault::Protected);
     }
     Ok(u64::from(dma.read_reg((addr & 0xF_FFFF) - DMA_BASE)))
+}
+
+/// The timing facts of a NOP (worked out once: the placeholder of the
+/// one-instruction block for code in another core's SRAM).
+fn nop_timing() -> Timing {
+    static NOP: std::sync::OnceLock<Timing> = std::sync::OnceLock::new();
+    *NOP.get_or_init(|| Timing::of(&epsim_isa::Op::Nop.deps(), OpClass::Control))
 }

@@ -1,0 +1,320 @@
+//! One packet through an idle network, in closed form.
+//!
+//! With nothing in flight and nothing pending, a packet meets no other:
+//! each agent on its way acts on it as soon as the packet is ready there
+//! and the agent's output (a router's link, the eLink) is free, with room
+//! everywhere downstream. [`Mesh::solo_inject`] and
+//! [`Mesh::solo_inject_external`] walk that route at once and leave every
+//! piece of state (busy times, round-robin pointers, the eLink's last
+//! address, statistics, the clock) as injecting the packet and advancing
+//! to its arrival would (`mesh/tests/solo.rs` compares the two on random
+//! idle states), except the count of steps simulated, which they do not
+//! take. They refuse (`None`, nothing changed) whenever that is not
+//! certain, and the caller steps the packet as usual.
+
+use super::{ceil_cycle, Down, Flit, Mesh, EXTERNAL, LOCAL};
+use crate::addr::{xy_step, NodeId, Target};
+use crate::packet::{Arrival, Dest, Net, Packet};
+use crate::Cycle;
+
+impl Mesh {
+    /// [`Mesh::inject`] of `p` at cycle `t` and its trip to its
+    /// destination, if the network is idle (nothing in flight, no wake-up
+    /// pending, no queue watched at its source) and the injection is
+    /// valid: the arrival, with the mesh advanced to its cycle.
+    pub fn solo_inject(&mut self, t: Cycle, p: Packet) -> Option<Arrival> {
+        if !self.quiet() {
+            return None;
+        }
+        let src = self.geo.index(p.src)?;
+        if !matches!(p.bytes, 1 | 2 | 4 | 8) {
+            return None;
+        }
+        let (net, to) = match self.geo.classify(p.dst) {
+            Target::Core { node, .. } => (
+                Net::select(p.kind, false),
+                self.geo.index(node).map_or(EXTERNAL, |i| i as u32),
+            ),
+            Target::External(_) => (Net::select(p.kind, true), EXTERNAL),
+            Target::Unroutable { .. } => return None,
+        };
+        let key = net.index() * self.n + src;
+        if self.watched[src] || t < self.now.max(self.nis[key].last) || self.k.ni_depth == 0 {
+            return None;
+        }
+        let ready = t
+            .saturating_mul(2)
+            .saturating_add(self.k.entry[net.index()]);
+        let s = ready.max(self.nis[key].free);
+        if s <= self.wheel.cur() || s >= u64::MAX / 4 {
+            return None;
+        }
+        // The node interface hands it to its router at `s`.
+        let ni = &mut self.nis[key];
+        ni.last = t;
+        ni.free = s.saturating_add(self.k.ni);
+        self.stats.node_mut(key).injected += 1;
+        self.stats.totals.injected[net.index()] += 1;
+        self.wheel_at(s);
+        let f = Flit {
+            tag: p.tag,
+            addr: p.dst,
+            dst: NodeId::from_addr(p.dst),
+            to,
+            bytes: p.bytes,
+            net,
+            ready: s,
+        };
+        Some(self.solo_walk(t, f, src, LOCAL))
+    }
+
+    /// [`Mesh::inject_external`] of `p` at cycle `t` and its trip to its
+    /// node, on the terms of [`Mesh::solo_inject`].
+    pub fn solo_inject_external(&mut self, t: Cycle, p: Packet) -> Option<Arrival> {
+        if !self.quiet() || !matches!(p.bytes, 1 | 2 | 4 | 8) || self.k.rx_depth == 0 {
+            return None;
+        }
+        let side = self.geo.elink?;
+        let to = match self.geo.classify(p.dst) {
+            Target::Core { node, .. } => self.geo.index(node)?,
+            _ => return None,
+        };
+        if t < self.now.max(self.rx_last) {
+            return None;
+        }
+        let dst = NodeId::from_addr(p.dst);
+        let entry = self.geo.index(self.geo.edge_router(side, dst))?;
+        let net = Net::select(p.kind, false);
+        let ready = t.saturating_mul(2).saturating_add(self.k.rx_latency);
+        let s = ready.max(self.rx_busy);
+        if s <= self.wheel.cur() || s >= u64::MAX / 4 {
+            return None;
+        }
+        self.rx_last = t;
+        self.stats.totals.injected[net.index()] += 1;
+        // The receive side carries it into its entry router from `s`.
+        let r = s.saturating_add(self.k.rx);
+        self.rx_busy = r;
+        self.stats.elink.rx.add(self.k.rx, s - ready);
+        let f = Flit {
+            tag: p.tag,
+            addr: p.dst,
+            dst,
+            to: to as u32,
+            bytes: p.bytes,
+            net,
+            ready: r,
+        };
+        self.wheel_at(s);
+        Some(self.solo_walk(t, f, entry, side.dir().index()))
+    }
+
+    /// A bound on the cycles from a solo packet's injection to its
+    /// arrival, wherever it goes: its uncontended trip over the longest
+    /// route, plus a wait of at most one busy time at each agent on the
+    /// way (in an idle network each was last taken at or before the tick
+    /// last simulated, which every tick of a solo trip follows).
+    pub fn solo_bound(&self) -> Cycle {
+        let k = &self.k;
+        let routers = u64::from(self.geo.rows) + u64::from(self.geo.cols) + 1;
+        let entry = k.entry.iter().copied().max().unwrap_or(0);
+        let tx = k.tx.saturating_add(k.tx_break);
+        let ticks = [
+            entry,
+            k.ni,
+            routers.saturating_mul(k.hop.saturating_add(k.link)),
+            tx.saturating_mul(2),
+            k.tx_latency,
+            k.rx.saturating_mul(2),
+            k.rx_latency,
+        ]
+        .iter()
+        .fold(0u64, |a, &b| a.saturating_add(b));
+        ceil_cycle(ticks).saturating_add(1)
+    }
+
+    /// Nothing in flight and nothing pending: a packet meets no other.
+    fn quiet(&self) -> bool {
+        self.in_flight == 0
+            && self.tx_count == 0
+            && self.rx.is_empty()
+            && self.deliveries.is_empty()
+            && self.wheel.next() == u64::MAX
+    }
+
+    /// Notes that the network stepped tick `t`.
+    fn wheel_at(&mut self, t: u64) {
+        self.wheel.skip_to(t);
+    }
+
+    /// Carries `f`, ready at input `port` of router `node` on its net, to
+    /// its destination, each router taking it when its output is free
+    /// (there is room everywhere: nothing else is in the network, and
+    /// every tick on the way is later than any packet's last move).
+    fn solo_walk(&mut self, t: Cycle, mut f: Flit, node: usize, port: usize) -> Arrival {
+        let net = f.net.index();
+        let (hop, link) = (self.k.hop, self.k.link);
+        let route = self.route(node, port, net, f.dst);
+        let steps = std::mem::take(&mut self.routes[route].steps);
+        let end = self.routes[route].end;
+        let mut tick = 0;
+        for (k, &(key, d, port)) in steps.iter().enumerate() {
+            let (key, d, port) = (key as usize, usize::from(d), usize::from(port));
+            let router = &mut self.routers[key];
+            tick = f.ready.max(router.out_busy[d]);
+            let input = &mut router.inputs[port];
+            input.popped_at = tick;
+            input.waiting = false;
+            router.rr[d] = ((port + 1) % 5) as u8;
+            router.out_busy[d] = tick.saturating_add(link);
+            self.stats.link_mut(key, d).add(link, tick - f.ready);
+            if k + 1 < steps.len() || matches!(end, End::Port(_)) {
+                f.ready = tick.saturating_add(hop);
+                self.stats.totals.hops[net] += 1;
+            }
+        }
+        self.wheel_at(tick);
+        self.routes[route].steps = steps;
+        let to = match end {
+            End::Port(i) => {
+                // The transmit side takes it when it is free.
+                let s = f.ready.max(self.tx_busy);
+                let port = &mut self.tx_ports[i];
+                port.popped_at = s;
+                port.waiting = false;
+                self.tx_rr = (i + 1) % self.tx_ports.len();
+                let busy = if self.tx_next_addr == Some(f.addr) {
+                    self.k.tx
+                } else {
+                    self.stats.elink.tx_breaks += 1;
+                    self.k.tx.saturating_add(self.k.tx_break)
+                };
+                self.tx_next_addr = Some(f.addr.wrapping_add(u32::from(f.bytes)));
+                self.tx_busy = s.saturating_add(busy);
+                self.stats.elink.tx.add(busy, s - f.ready);
+                self.wheel_at(s);
+                tick = self.tx_busy.saturating_add(self.k.tx_latency);
+                Dest::External
+            }
+            End::Eject(node) => {
+                self.stats.node_mut(net * self.n + node).delivered += 1;
+                Dest::Node(self.coords[node])
+            }
+        };
+        self.seq += 1;
+        self.stats.totals.delivered[net] += 1;
+        let at = ceil_cycle(tick);
+        self.now = self.now.max(at).max(t);
+        *self.bounds.get_mut() = None;
+        Arrival {
+            tag: f.tag,
+            at,
+            at_half: tick,
+            to,
+            net: f.net,
+        }
+    }
+
+    /// The index in `routes` of the route of a packet for `dst` entering
+    /// router `node` on `net` by input `port` (worked out and kept, in
+    /// place of the oldest, if not there).
+    fn route(&mut self, node: usize, port: usize, net: usize, dst: NodeId) -> usize {
+        let key = (node, port, net, dst);
+        if let Some(i) = self.routes.iter().position(|r| r.key == key) {
+            return i;
+        }
+        let mut steps = Vec::new();
+        let (mut node, mut port) = (node, port);
+        let end = loop {
+            let d = xy_step(self.coords[node], dst).index();
+            steps.push(((net * self.n + node) as u32, d as u8, port as u8));
+            match self.downstream(node, net, d) {
+                Down::Router(k, q) => {
+                    node = k % self.n;
+                    port = q;
+                }
+                Down::Port(i) => break End::Port(i),
+                // (`Nowhere` is refused by `classify`.)
+                Down::Eject | Down::Nowhere => break End::Eject(node),
+            }
+        };
+        let route = Route { key, steps, end };
+        if self.routes.len() < ROUTES {
+            self.routes.push(route);
+            self.routes.len() - 1
+        } else {
+            let i = self.routes_next;
+            self.routes_next = (i + 1) % ROUTES;
+            self.routes[i] = route;
+            i
+        }
+    }
+}
+
+/// Routes kept by [`Mesh::solo_inject`] (a core's loads from DRAM use two).
+const ROUTES: usize = 8;
+
+/// The routers a packet crosses from a router input to its destination:
+/// (router key, output, input) each, and where it ends.
+#[derive(Clone, Debug)]
+pub(super) struct Route {
+    key: (usize, usize, usize, NodeId),
+    steps: Vec<(u32, u8, u8)>,
+    end: End,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum End {
+    /// Delivered at this node.
+    Eject(usize),
+    /// Into this eLink transmit port.
+    Port(usize),
+}
+
+impl Mesh {
+    /// Every piece of the network's state a later packet or a statistic
+    /// can see (busy times, round-robin pointers, the eLink's state, the
+    /// clock, the counters but the steps simulated), as text: for tests
+    /// comparing [`Mesh::solo_inject`] with stepping.
+    #[doc(hidden)]
+    pub fn state_digest(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let mut stats = self.stats.clone();
+        stats.totals.steps = 0;
+        let _ = write!(
+            s,
+            "now {} in_flight {} seq {} rx {} {} {} tx {} {} {:?} {:?}\n{:?}\n",
+            self.now,
+            self.in_flight,
+            self.seq,
+            self.rx.len(),
+            self.rx_busy,
+            self.rx_last,
+            self.tx_busy,
+            self.tx_rr,
+            self.tx_next_addr,
+            self.tx_count,
+            stats
+        );
+        for (k, r) in self.routers.iter().enumerate() {
+            let inputs: Vec<_> = r
+                .inputs
+                .iter()
+                .map(|b| (b.q.len(), b.popped_at, b.waiting))
+                .collect();
+            let _ = writeln!(
+                s,
+                "r{k} {:?} {:?} {} {inputs:?}",
+                r.out_busy, r.rr, r.queued
+            );
+        }
+        for (k, ni) in self.nis.iter().enumerate() {
+            let _ = writeln!(s, "ni{k} {} {} {}", ni.q.len(), ni.free, ni.last);
+        }
+        for (k, p) in self.tx_ports.iter().enumerate() {
+            let _ = writeln!(s, "tx{k} {} {} {}", p.q.len(), p.popped_at, p.waiting);
+        }
+        s
+    }
+}

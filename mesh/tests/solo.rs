@@ -1,0 +1,238 @@
+//! `Mesh::solo_inject` and `Mesh::solo_inject_external` (one packet
+//! through an idle network in closed form) against stepping the packet
+//! through the model: on many random idle states (left by random traffic:
+//! busy links, round-robin pointers, the eLink's last address and busy
+//! times), each packet must arrive at the same half cycle and leave the
+//! same state and statistics.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use epsim_mesh::{Arrival, Geometry, Kind, Mesh, NodeId, Packet, Params, Side};
+
+fn node_of(g: &Geometry, rng: &mut Rng) -> NodeId {
+    NodeId::new(
+        g.first_row + rng.below(u64::from(g.rows)) as u32,
+        g.first_col + rng.below(u64::from(g.cols)) as u32,
+    )
+}
+
+/// External memory's base on the side of `g`'s eLink.
+fn dram_of(g: &Geometry) -> u32 {
+    let off = match g.elink {
+        Some(Side::East) | None => NodeId::new(g.first_row, g.first_col + g.cols + 20),
+        Some(Side::West) => NodeId::new(g.first_row, g.first_col - 5),
+        Some(Side::North) => NodeId::new(g.first_row - 5, g.first_col),
+        Some(Side::South) => NodeId::new(g.first_row + g.rows + 5, g.first_col),
+    };
+    off.addr(0)
+}
+
+fn bytes_of(rng: &mut Rng) -> u8 {
+    [1, 2, 4, 8][rng.below(4) as usize]
+}
+
+/// A random packet from a node of `g`: a read or write of DRAM or of a
+/// node's SRAM, or (`external`) a response coming in through the eLink.
+fn random_packet(g: &Geometry, rng: &mut Rng, tag: u64, next_dram: &mut u32) -> (bool, Packet) {
+    let src = node_of(g, rng);
+    let bytes = bytes_of(rng);
+    let node_addr = node_of(g, rng).addr(rng.below(0x8000) as u32 & !7);
+    match rng.below(5) {
+        0 | 1 => {
+            // DRAM: half the time continuing the last DRAM transaction.
+            let addr = if rng.below(2) == 0 {
+                *next_dram
+            } else {
+                dram_of(g) + (rng.below(0x1000) as u32 & !7)
+            };
+            *next_dram = addr.wrapping_add(u32::from(bytes));
+            let kind = if rng.below(3) == 0 {
+                Kind::Write
+            } else {
+                Kind::ReadRequest
+            };
+            (
+                false,
+                Packet {
+                    tag,
+                    kind,
+                    src,
+                    dst: addr,
+                    bytes,
+                },
+            )
+        }
+        2 => (
+            true,
+            Packet {
+                tag,
+                kind: Kind::ReadResponse,
+                src,
+                dst: node_addr,
+                bytes,
+            },
+        ),
+        3 => (
+            false,
+            Packet {
+                tag,
+                kind: Kind::Write,
+                src,
+                dst: node_addr,
+                bytes,
+            },
+        ),
+        _ => (
+            false,
+            Packet {
+                tag,
+                kind: Kind::ReadRequest,
+                src,
+                dst: node_addr,
+                bytes,
+            },
+        ),
+    }
+}
+
+/// Random traffic from cycle `from`, then the network runs until it is
+/// idle.
+fn traffic(mesh: &mut Mesh, rng: &mut Rng, from: u64, next_dram: &mut u32) {
+    let g = *mesh.geometry();
+    let mut out = Vec::new();
+    let mut t = from;
+    for tag in 0..rng.below(12) {
+        t += rng.below(20);
+        mesh.advance(t, &mut out);
+        let (external, p) = random_packet(&g, rng, 1000 + tag, next_dram);
+        // A full queue refuses: fine, the traffic is random anyway.
+        let _ = if external {
+            mesh.inject_external(t, p)
+        } else {
+            mesh.inject(t, p)
+        };
+    }
+    while !mesh.is_idle() {
+        let b = mesh.earliest_arrival_bound().unwrap();
+        mesh.advance(b, &mut out);
+    }
+}
+
+/// Steps `p` through the model from cycle `t`, as the scheduler does:
+/// advance to `t`, inject, advance to each arrival bound until it arrives.
+fn stepped(mesh: &mut Mesh, t: u64, external: bool, p: Packet) -> Arrival {
+    let mut out = Vec::new();
+    mesh.advance(t, &mut out);
+    assert!(out.is_empty());
+    if external {
+        mesh.inject_external(t, p).unwrap();
+    } else {
+        mesh.inject(t, p).unwrap();
+    }
+    loop {
+        let b = mesh.earliest_arrival_bound().unwrap();
+        mesh.advance(b, &mut out);
+        if let Some(&a) = out.first() {
+            assert_eq!(out.len(), 1);
+            return a;
+        }
+    }
+}
+
+fn check(geometry: Geometry, seed: u64, states: usize) -> (usize, usize) {
+    let mut rng = Rng::new(seed);
+    let (mut solo, mut refused) = (0, 0);
+    for _ in 0..states {
+        let mut mesh = Mesh::new(geometry, Params::DEFAULT).unwrap();
+        let mut next_dram = dram_of(&geometry);
+        traffic(&mut mesh, &mut rng, 0, &mut next_dram);
+        // A few packets in a row, each alone in the network, sometimes
+        // more traffic in between.
+        for k in 0..8 {
+            if rng.below(4) == 0 {
+                let from = mesh.now() + 1;
+                traffic(&mut mesh, &mut rng, from, &mut next_dram);
+            }
+            let (external, p) = random_packet(&geometry, &mut rng, k, &mut next_dram);
+            // Soon after the last packet (its links and the eLink may
+            // still be busy) or much later.
+            let t = mesh.now()
+                + match rng.below(3) {
+                    0 => rng.below(4),
+                    1 => rng.below(60),
+                    _ => rng.below(2000),
+                };
+            let mut reference = mesh.clone();
+            let want = stepped(&mut reference, t, external, p);
+            let got = if external {
+                mesh.solo_inject_external(t, p)
+            } else {
+                mesh.solo_inject(t, p)
+            };
+            match got {
+                Some(a) => {
+                    solo += 1;
+                    assert!(a.at - t <= mesh.solo_bound(), "{a:?} from {t}");
+                    assert_eq!(a, want, "seed {seed}: {p:?} at {t}");
+                    assert_eq!(
+                        mesh.state_digest(),
+                        reference.state_digest(),
+                        "seed {seed}: {p:?} at {t}"
+                    );
+                }
+                None => {
+                    refused += 1;
+                    mesh = reference;
+                }
+            }
+        }
+    }
+    (solo, refused)
+}
+
+#[test]
+fn a_packet_alone_arrives_and_leaves_the_network_as_stepped() {
+    let (solo, refused) = check(Geometry::E16G301, 7, 400);
+    // Nearly every packet of an idle network is timed in closed form.
+    assert!(solo > 20 * refused.max(1), "{solo} solo, {refused} refused");
+}
+
+#[test]
+fn on_other_chips_and_elink_sides_too() {
+    let mut total = 0;
+    for (k, (rows, cols, side)) in [
+        (8, 8, Side::East),
+        (2, 3, Side::West),
+        (4, 4, Side::North),
+        (1, 5, Side::South),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let g = Geometry {
+            first_row: 32,
+            first_col: 8,
+            rows,
+            cols,
+            elink: Some(side),
+        };
+        total += check(g, 100 + k as u64, 100).0;
+    }
+    assert!(total > 2000, "{total}");
+}
+
+#[test]
+fn nothing_is_done_while_a_packet_is_in_flight() {
+    let mut mesh = Mesh::new(Geometry::E16G301, Params::DEFAULT).unwrap();
+    let src = NodeId::new(32, 8);
+    mesh.inject(0, read(1, src, DRAM)).unwrap();
+    let before = mesh.state_digest();
+    assert_eq!(mesh.solo_inject(1, read(2, src, DRAM + 8)), None);
+    assert_eq!(
+        mesh.solo_inject_external(1, write(3, src, src.addr(0))),
+        None
+    );
+    assert_eq!(mesh.state_digest(), before);
+}

@@ -1,0 +1,148 @@
+//! Loads from DRAM timed in closed form in the core's run.
+//!
+//! While nothing but the core acts before `until` and nothing is on its
+//! way in the network (the timed scheduler decides, `crate::sched`), a
+//! load from DRAM whose whole round trip surely ends before `until` and
+//! within the run meets nothing: its request crosses the idle network,
+//! external memory reads when its port is free, the response crosses back
+//! (`Mesh::solo_inject`, which leaves the network as stepping would), and
+//! the instruction gets its data at once, with the latency the machine
+//! would give it (what sending the request when it became the earliest
+//! action of all and stepping both packets gives).
+
+use epsim_isa::MemFault;
+use epsim_mesh::{Kind, Mesh, NodeId, Packet, Target};
+
+use super::{Answer, Chip, RemoteAccess, RemoteKind};
+use crate::config::CoreId;
+use crate::memory::CodeMem;
+use crate::timing::Params;
+
+/// The machine's network and external memory's read port, lent to a core
+/// for a run in which its loads from DRAM meet nothing.
+pub struct SoloLoads {
+    /// The machine's network for the run (swapped back after it).
+    pub mesh: Box<Mesh>,
+    /// Nothing but the core acts before this cycle (0: off for the run).
+    pub until: u64,
+    /// `Mesh::solo_bound`.
+    pub bound: u64,
+    /// Loads timed here since the machine last collected them.
+    pub loads: u64,
+    pub ext_base: u32,
+    pub ext_size: u32,
+    pub chip: Chip,
+    /// A load whose request reached external memory but whose response
+    /// could not be timed here: the machine sends it and the core waits.
+    pub waiting: Option<Waiting>,
+}
+
+/// See [`SoloLoads::waiting`].
+#[derive(Clone, Copy, Debug)]
+pub struct Waiting {
+    pub access: RemoteAccess,
+    pub issue: u64,
+    /// The cycle the response leaves external memory.
+    pub leave: u64,
+    pub value: Result<u64, MemFault>,
+}
+
+/// What became of a load.
+pub enum Outcome {
+    /// Answered: the core goes on.
+    Answered(Answer),
+    /// See [`SoloLoads::waiting`] (set).
+    Waits,
+    /// Not timed here: the machine sends it.
+    No,
+}
+
+impl SoloLoads {
+    /// Core `id`'s load `access`, issuing at `issue` in a run that ends
+    /// at `limit`; `busy` is external memory's read port (advanced when
+    /// the load reads).
+    #[allow(clippy::too_many_arguments)]
+    pub fn load(
+        &mut self,
+        id: CoreId,
+        params: &Params,
+        busy: &mut u64,
+        dram: &CodeMem,
+        access: RemoteAccess,
+        issue: u64,
+        limit: u64,
+    ) -> Outcome {
+        if self.until == 0
+            || access.kind != RemoteKind::Load
+            || self.chip.contains(access.addr >> 20)
+        {
+            return Outcome::No;
+        }
+        let off = crate::machine::dram_offset(self.chip, self.ext_base, self.ext_size, access.addr);
+        if off >= self.ext_size
+            || !matches!(
+                self.mesh.geometry().classify(access.addr),
+                Target::External(_)
+            )
+        {
+            return Outcome::No;
+        }
+        let (latency, extra) = (params.dram_latency, params.remote_read_extra);
+        let b = self.bound;
+        let last = issue
+            .saturating_add(b)
+            .max(*busy)
+            .saturating_add(latency)
+            .saturating_add(b)
+            .saturating_add(extra);
+        if issue >= limit || last >= self.until || last > limit {
+            return Outcome::No;
+        }
+        let node = NodeId::new(id.row, id.col);
+        let bytes = access.size.bytes() as u8;
+        let request = Packet {
+            tag: u64::MAX,
+            kind: Kind::ReadRequest,
+            src: node,
+            dst: access.addr,
+            bytes,
+        };
+        let Some(arrived) = self.mesh.solo_inject(issue, request) else {
+            return Outcome::No;
+        };
+        // Read on arrival (`Machine::external_arrival`): nothing writes
+        // DRAM before then.
+        let len = access.size.bytes();
+        let value = if dram.contains(off, len) {
+            Ok(dram.read(off, len))
+        } else {
+            Err(MemFault::Unmapped)
+        };
+        let start = arrived.at.max(*busy);
+        *busy = start + params.dram_read_interval;
+        let leave = start + latency;
+        let response = Packet {
+            tag: u64::MAX,
+            kind: Kind::ReadResponse,
+            src: node,
+            dst: id.global_base(),
+            bytes,
+        };
+        let Some(back) = self.mesh.solo_inject_external(leave, response) else {
+            // (Not expected: the network is idle again.)
+            self.waiting = Some(Waiting {
+                access,
+                issue,
+                leave,
+                value,
+            });
+            return Outcome::Waits;
+        };
+        self.loads += 1;
+        Outcome::Answered(Answer {
+            addr: access.addr,
+            value,
+            latency: (back.at + extra - issue) as u32,
+        })
+    }
+}

@@ -1,0 +1,82 @@
+//! Loads from DRAM timed in closed form in the core's run when nothing
+//! else can meet their round trip (`sched::solo_load`, sim/TIMING.md "How
+//! it stays exact") against strict cycle order, which steps every packet
+//! through the mesh: the output, every core's cycles, instructions and
+//! stalls, and the mesh's link and eLink statistics must be the same run
+//! ahead, run ahead in short slices (a run stops in the middle of a round
+//! trip's window and goes on), and in strict order.
+
+mod common;
+
+use common::{machine_with_elf, machine_with_group};
+use epsim_sim::{Config, Machine, StopReason};
+
+/// What a run shows: the output, each core's (cycles, instructions,
+/// stalls), the mesh's loads; and the loads timed in closed form.
+type Seen = (String, Vec<(u64, u64, Vec<u64>)>, String);
+
+fn run(mut m: Machine, strict: bool, slice: Option<u64>) -> (Seen, u64) {
+    m.strict = strict;
+    let limit = 50_000_000;
+    let mut to = slice.unwrap_or(limit);
+    loop {
+        match m.run(Some(to)) {
+            StopReason::Exit { status: 0, .. } => break,
+            StopReason::CycleLimit { .. } if slice.is_some() && to < limit => {
+                to += slice.unwrap_or(limit);
+            }
+            stop => panic!("strict {strict}, slice {slice:?}: {stop:?}"),
+        }
+    }
+    let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
+    let per_core = m
+        .group()
+        .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
+        .collect();
+    let mesh = format!("{:?}", m.view().mesh);
+    ((out, per_core, mesh), m.solo_loads())
+}
+
+/// Runs the machine `make` builds strict, fast, and fast in slices of 997
+/// and 4,999 cycles; asserts they agree; returns the output and the loads
+/// the fast run timed in closed form.
+fn fast_is_strict(name: &str, make: impl Fn() -> Machine) -> (String, u64) {
+    let (strict, none) = run(make(), true, None);
+    assert_eq!(none, 0, "{name}: strict order steps every load");
+    let (fast, solo) = run(make(), false, None);
+    for (how, seen) in [
+        ("fast", fast),
+        ("fast in slices of 997", run(make(), false, Some(997)).0),
+        ("fast in slices of 4999", run(make(), false, Some(4999)).0),
+    ] {
+        assert_eq!(seen.0, strict.0, "{name}: output, {how} against strict");
+        assert_eq!(seen.1, strict.1, "{name}: per-core counters, {how}");
+        assert_eq!(seen.2, strict.2, "{name}: mesh statistics, {how}");
+    }
+    (strict.0, solo)
+}
+
+#[test]
+fn loads_alone_and_among_other_cores_traffic_time_as_in_strict_order() {
+    // Core (0,0)'s byte loads continuing the eLink's burst and breaking
+    // it, word loads right after its own stores to DRAM (held behind
+    // them), and loads while rank 1 stores to DRAM, rank 2 moves a block
+    // to DRAM by DMA and rank 3 writes into its mailbox; then alone.
+    let (out, solo) = fast_is_strict("dram_solo", || {
+        machine_with_group("multi/dram_solo.elf", Config::parallella16(), 4, 4)
+    });
+    assert!(out.contains("[32,8] dram_solo: bytes 193008\n"), "{out}");
+    assert!(out.contains("[32,8] dram_solo: strided 4072\n"), "{out}");
+    assert!(!out.contains("FAIL"), "{out}");
+    assert!(solo > 500, "only {solo} loads timed alone");
+}
+
+#[test]
+fn a_program_in_dram_times_its_loads_as_in_strict_order() {
+    // Code and data in DRAM on one core: every load from DRAM alone.
+    let (out, solo) = fast_is_strict("strcmp-dram-short", || {
+        machine_with_elf("bench/strcmp-dram-short.elf", Config::parallella16())
+    });
+    assert!(out.starts_with("strcmp: "), "{out}");
+    assert!(solo > 10_000, "only {solo} loads timed alone");
+}
