@@ -287,3 +287,29 @@ fn timers_counting_the_clock_while_blocks_replay_and_loops_are_polled_at_once() 
     let clock = values(&out, core, "clock ");
     assert!(ialu[0] > 1000 && ialu[0] < clock[0], "{out}");
 }
+
+#[test]
+fn a_core_waiting_for_the_mesh_shows_the_timer_count_of_strict_order() {
+    // dram_stream16: sixteen cores store into DRAM with CTIMER0 counting
+    // the clock, their blocks replayed until a store the full queue
+    // refuses. Stopped in the middle, each core's timer must read as in
+    // strict order (which counts a waiting instruction's cycles up to its
+    // issue before the machine takes its access): another core or the
+    // host may read it then.
+    let timers = |strict: bool| {
+        let mut m = machine_with_group("multi/dram_stream16.elf", Config::parallella16(), 4, 4);
+        m.strict = strict;
+        let mut seen = Vec::new();
+        for stop in [3000u64, 6000] {
+            assert!(matches!(m.run(Some(stop)), StopReason::CycleLimit { .. }));
+            seen.push(m.group().map(|c| c.state.ctimer0).collect::<Vec<u32>>());
+        }
+        seen
+    };
+    let fast = timers(false);
+    assert!(
+        fast[0].iter().all(|&t| t != 0 && t != u32::MAX),
+        "{fast:x?}"
+    );
+    assert_eq!(fast, timers(true));
+}

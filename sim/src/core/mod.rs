@@ -20,8 +20,8 @@ use crate::config::{CoreId, FaultPolicy};
 use crate::memo::Memo;
 use crate::memory::CodeMem;
 use crate::timing::{
-    count_clock, idle_wakeup, lazy_limit, tick_timers, timers_on, Events, Issue, Params, Pipeline,
-    Timing,
+    count_clock, events_before, idle_wakeup, lazy_limit, tick_timers, timers_on, Events, Issue,
+    Params, Pipeline, Timing,
 };
 use crate::trace::Trace;
 
@@ -926,6 +926,22 @@ impl Core {
                     // The instruction at `pc` needs the machine; the ones
                     // before it ran.
                     s.pc = pc;
+                    if ran_lazy && bus.deferred.is_some() && done < n {
+                        // The detailed model counts the cycles before the
+                        // instruction's issue before it finds the access:
+                        // so do the timers here, as they would then.
+                        let (d, k) = (&deps[done], &insns[done]);
+                        let issue = pipe.issue(d, k.pc, u32::from(k.len));
+                        let need = pipe.take_need();
+                        pipe.unissue();
+                        if !need && issue.cycle < limit {
+                            let waited = issue.cycle.saturating_sub(*timer_at);
+                            if waited > 0 {
+                                tick_timers(s, &events_before(issue, waited));
+                                *timer_at = issue.cycle;
+                            }
+                        }
+                    }
                     match bus.deferred.take() {
                         Some(access) if TIMED && !TRACE => {
                             // A load from DRAM alone on its way: answered
