@@ -1195,21 +1195,27 @@ impl Mesh {
         }
         self.tx_count -= 1;
         self.tx_rr = (idx + 1) % m;
-        let continues = self.tx_next_addr == Some(f.addr);
-        let busy = if continues {
-            self.k.tx
-        } else {
-            self.stats.elink.tx_breaks += 1;
-            self.k.tx.saturating_add(self.k.tx_break)
-        };
-        self.tx_next_addr = Some(f.addr.wrapping_add(u32::from(f.bytes)));
-        self.tx_busy = t.saturating_add(busy);
-        self.stats.elink.tx.add(busy, t - f.ready);
+        self.transmit(f.addr, f.bytes, t, f.ready);
         let done = self.tx_busy.saturating_add(self.k.tx_latency);
         self.deliver(done, EXTERNAL, f.net.index(), f.tag);
         if self.tx_count > 0 {
             self.wake_tx(self.tx_busy);
         }
+    }
+
+    /// The eLink's transmit side starts a transaction of `bytes` at
+    /// `addr` in tick `start` (waiting since `ready`): busy for its time,
+    /// longer when it does not continue the previous one's addresses.
+    fn transmit(&mut self, addr: u32, bytes: u8, start: u64, ready: u64) {
+        let busy = if self.tx_next_addr == Some(addr) {
+            self.k.tx
+        } else {
+            self.stats.elink.tx_breaks += 1;
+            self.k.tx.saturating_add(self.k.tx_break)
+        };
+        self.tx_next_addr = Some(addr.wrapping_add(u32::from(bytes)));
+        self.tx_busy = start.saturating_add(busy);
+        self.stats.elink.tx.add(busy, start - ready);
     }
 
     fn deliver(&mut self, tick: u64, dest: u32, net: usize, tag: u64) {

@@ -183,15 +183,7 @@ impl Mesh {
                 port.popped_at = s;
                 port.waiting = false;
                 self.tx_rr = (i + 1) % self.tx_ports.len();
-                let busy = if self.tx_next_addr == Some(f.addr) {
-                    self.k.tx
-                } else {
-                    self.stats.elink.tx_breaks += 1;
-                    self.k.tx.saturating_add(self.k.tx_break)
-                };
-                self.tx_next_addr = Some(f.addr.wrapping_add(u32::from(f.bytes)));
-                self.tx_busy = s.saturating_add(busy);
-                self.stats.elink.tx.add(busy, s - f.ready);
+                self.transmit(f.addr, f.bytes, s, f.ready);
                 self.wheel_at(s);
                 tick = self.tx_busy.saturating_add(self.k.tx_latency);
                 Dest::External
