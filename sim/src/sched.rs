@@ -935,21 +935,33 @@ impl Machine {
                     }
                 };
                 let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
-                let tag = t.tag(Payload::ReadResponse { value, dma });
-                let packet = Packet {
-                    tag,
-                    kind: Kind::ReadResponse,
-                    src: node(self.cores[from].id),
-                    dst: self.cores[from].id.global_base(),
-                    bytes: access.size.bytes() as u8,
-                };
+                let src = node(self.cores[from].id);
+                let packet = self.response(t, src, from, value, dma, access.size);
                 let p = &self.cores[from].pipe.params;
-                let start = at.max(t.dram_busy);
-                t.dram_busy = start + p.dram_read_interval;
-                let leave = start + p.dram_latency;
+                let leave = p.start_read(&mut t.dram_busy, at) + p.dram_latency;
                 t.queue_response(leave, true, packet);
             }
             Payload::ReadResponse { .. } => {}
+        }
+    }
+
+    /// The read response, from node `src`, carrying `value` (for a DMA
+    /// read: the channel, destination and size) to core `to`.
+    fn response(
+        &self,
+        t: &mut Timed,
+        src: NodeId,
+        to: usize,
+        value: Result<u64, MemFault>,
+        dma: Option<(u8, u32, Size)>,
+        size: Size,
+    ) -> Packet {
+        Packet {
+            tag: t.tag(Payload::ReadResponse { value, dma }),
+            kind: Kind::ReadResponse,
+            src,
+            dst: self.cores[to].id.global_base(),
+            bytes: size.bytes() as u8,
         }
     }
 
@@ -960,8 +972,7 @@ impl Machine {
         let Some((at, i, sent, access)) = t.fetches.pop_front() else {
             return;
         };
-        let start = at.max(t.dram_busy);
-        t.dram_busy = start + self.cores[i].pipe.params.dram_read_interval;
+        let start = self.cores[i].pipe.params.start_read(&mut t.dram_busy, at);
         let ready = start + t.port_back[i];
         self.answer(t, i, access, Ok(0), (ready - sent) as u32);
     }
@@ -1035,17 +1046,8 @@ impl Machine {
             // Its request reached external memory and read there; the
             // response could not be timed in the run: it is sent as
             // usual (`external_arrival`) and the core waits for it.
-            let core = &self.cores[i];
-            let packet = Packet {
-                tag: t.tag(Payload::ReadResponse {
-                    value: w.value,
-                    dma: None,
-                }),
-                kind: Kind::ReadResponse,
-                src: node(core.id),
-                dst: core.id.global_base(),
-                bytes: w.access.size.bytes() as u8,
-            };
+            let src = node(self.cores[i].id);
+            let packet = self.response(t, src, i, w.value, None, w.access.size);
             t.queue_response(w.leave, true, packet);
             t.agents[i].wait = Wait::Response {
                 access: w.access,
@@ -1445,16 +1447,9 @@ impl Machine {
                 self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
                 // The request in, the response out.
                 self.cores[i].mesh_traffic(2);
-                let requester = self.cores[from].id;
                 let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
-                let tag = t.tag(Payload::ReadResponse { value, dma });
-                let packet = Packet {
-                    tag,
-                    kind: Kind::ReadResponse,
-                    src: node(self.cores[i].id),
-                    dst: requester.global_base(),
-                    bytes: access.size.bytes() as u8,
-                };
+                let src = node(self.cores[i].id);
+                let packet = self.response(t, src, from, value, dma, access.size);
                 // Sent now, or as soon as the node's queue has room (the
                 // read itself is done: a TESTSET is not repeated).
                 t.queue_response(at, false, packet);

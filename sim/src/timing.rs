@@ -85,6 +85,17 @@ pub struct Params {
 }
 
 impl Params {
+    /// External memory's read port takes a read arriving in cycle
+    /// `arrives` (a load, TESTSET, DMA read or line of code): the cycle
+    /// the read starts, once the port is free (`busy`, moved on by
+    /// `dram_read_interval`).
+    #[inline]
+    pub fn start_read(&self, busy: &mut u64, arrives: u64) -> u64 {
+        let start = arrives.max(*busy);
+        *busy = start + self.dram_read_interval;
+        start
+    }
+
     /// The model's defaults (E16G301 at 600 MHz; `sim/TIMING.md`).
     pub const DEFAULT: Params = Params {
         ialu_to_int: 1,
@@ -615,12 +626,11 @@ impl Pipeline {
             self.dram_log.clean = false;
             return None;
         }
-        let start = arrives.max(self.port.busy);
+        let start = self.params.start_read(&mut self.port.busy, arrives);
         let log = &mut self.dram_log;
         log.clean &= start == arrives;
         log.first = log.first.min(arrives);
         log.last = log.last.max(arrives);
-        self.port.busy = start + self.params.dram_read_interval;
         let ready = start + self.port.back;
         self.keep_line(l, sent, ready);
         Some(ready)
@@ -1323,6 +1333,19 @@ pub fn tick_timers(s: &mut ArchState, ev: &Events) -> bool {
         }
     }
     fired
+}
+
+/// Counts the cycles from `*timer_at` up to the issue of instruction `i`
+/// (its stall, counted before it executes) and moves `*timer_at` there.
+/// True if a timer fired.
+#[inline]
+pub fn count_before(s: &mut ArchState, timer_at: &mut u64, i: Issue) -> bool {
+    let waited = i.cycle.saturating_sub(*timer_at);
+    if waited == 0 {
+        return false;
+    }
+    *timer_at = i.cycle;
+    tick_timers(s, &events_before(i, waited))
 }
 
 /// Cycles until a timer counting clock or idle cycles expires on a

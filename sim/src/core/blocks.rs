@@ -11,7 +11,7 @@ use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
 use crate::memo::{Memo, Run};
 use crate::timing::{
-    events, events_at, events_before, tick_timers, timers_on, Done, Issue, Pipeline,
+    count_before, events, events_at, tick_timers, timers_on, Done, Issue, Pipeline,
     Place as TPlace, Stall, Timing,
 };
 use crate::trace::{Before, Record, Trace};
@@ -440,11 +440,7 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         let mut fired = false;
         if TIMED && timers {
             if let Some(i) = issue {
-                let waited = i.cycle.saturating_sub(*timer_at);
-                if waited > 0 {
-                    fired = tick_timers(s, &events_before(i, waited));
-                    *timer_at = i.cycle;
-                }
+                fired = count_before(s, timer_at, i);
             }
         }
         let before = TRACE.then(|| Before::of(s));

@@ -20,7 +20,7 @@ use crate::config::{CoreId, FaultPolicy};
 use crate::memo::Memo;
 use crate::memory::CodeMem;
 use crate::timing::{
-    count_clock, events_before, idle_wakeup, lazy_limit, tick_timers, timers_on, Events, Issue,
+    count_before, count_clock, idle_wakeup, lazy_limit, tick_timers, timers_on, Events, Issue,
     Params, Pipeline, Timing,
 };
 use crate::trace::Trace;
@@ -935,11 +935,7 @@ impl Core {
                         let need = pipe.take_need();
                         pipe.unissue();
                         if !need && issue.cycle < limit {
-                            let waited = issue.cycle.saturating_sub(*timer_at);
-                            if waited > 0 {
-                                tick_timers(s, &events_before(issue, waited));
-                                *timer_at = issue.cycle;
-                            }
+                            count_before(s, timer_at, issue);
                         }
                     }
                     match bus.deferred.take() {

@@ -118,9 +118,7 @@ impl SoloLoads {
         } else {
             Err(MemFault::Unmapped)
         };
-        let start = arrived.at.max(*busy);
-        *busy = start + params.dram_read_interval;
-        let leave = start + latency;
+        let leave = params.start_read(busy, arrived.at) + latency;
         let response = Packet {
             tag: u64::MAX,
             kind: Kind::ReadResponse,
