@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{epsim, machine_with_elf, machine_with_group};
+use common::{counters, epsim, machine_with_elf, machine_with_group, output};
 use epsim_sim::{Config, Mode, StopReason};
 
 fn stdout(o: &std::process::Output) -> String {
@@ -297,11 +297,7 @@ fn timed_run(name: &str, strict: bool, traced: bool) -> Observed {
     if let Some(t) = m.trace.as_mut() {
         t.finish().expect("trace written");
     }
-    let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
-    let per_core = m
-        .group()
-        .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
-        .collect();
+    let (out, per_core) = (output(&m), counters(&m));
     let mut trace = buf.0.lock().expect("trace buffer").clone();
     // (The mesh's link and eLink loads, after the trace: the same too.)
     trace.extend_from_slice(format!("{:?}", m.view().mesh).as_bytes());

@@ -8,8 +8,8 @@
 
 mod common;
 
-use common::{machine_with_elf, machine_with_group};
-use epsim_sim::{Config, Machine, StopReason};
+use common::{counters, machine_with_elf, machine_with_group, output, run_to_exit};
+use epsim_sim::{Config, Machine};
 
 /// What a run shows: the output, each core's (cycles, instructions,
 /// stalls), the mesh's loads; and the loads timed in closed form.
@@ -17,24 +17,10 @@ type Seen = (String, Vec<(u64, u64, Vec<u64>)>, String);
 
 fn run(mut m: Machine, strict: bool, slice: Option<u64>) -> (Seen, u64) {
     m.strict = strict;
-    let limit = 50_000_000;
-    let mut to = slice.unwrap_or(limit);
-    loop {
-        match m.run(Some(to)) {
-            StopReason::Exit { status: 0, .. } => break,
-            StopReason::CycleLimit { .. } if slice.is_some() && to < limit => {
-                to += slice.unwrap_or(limit);
-            }
-            stop => panic!("strict {strict}, slice {slice:?}: {stop:?}"),
-        }
-    }
-    let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
-    let per_core = m
-        .group()
-        .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
-        .collect();
+    let what = format!("strict {strict}, slice {slice:?}");
+    run_to_exit(&mut m, 50_000_000, slice, &what);
     let mesh = format!("{:?}", m.view().mesh);
-    ((out, per_core, mesh), m.solo_loads())
+    ((output(&m), counters(&m), mesh), m.solo_loads())
 }
 
 /// Runs the machine `make` builds strict, fast, and fast in slices of 997

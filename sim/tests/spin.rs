@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::machine_with_group;
+use common::{counters, machine_with_group, output, run_to_exit};
 use epsim_sim::{Config, StopReason};
 
 /// Each core's (cycles, instructions, stall cycles by reason).
@@ -24,23 +24,9 @@ type PerCore = Vec<(u64, u64, Vec<u64>)>;
 fn timed(name: &str, strict: bool, slice: Option<u64>) -> (String, PerCore) {
     let mut m = machine_with_group(&format!("multi/{name}.elf"), Config::parallella16(), 4, 4);
     m.strict = strict;
-    let limit = 5_000_000;
-    let mut to = slice.unwrap_or(limit);
-    loop {
-        match m.run(Some(to)) {
-            StopReason::Exit { status: 0, .. } => break,
-            StopReason::CycleLimit { .. } if slice.is_some() && to < limit => {
-                to += slice.unwrap_or(limit);
-            }
-            stop => panic!("{name} (strict {strict}, slice {slice:?}): {stop:?}"),
-        }
-    }
-    let out = String::from_utf8_lossy(m.sys.stdout.captured()).into_owned();
-    let per_core = m
-        .group()
-        .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
-        .collect();
-    (out, per_core)
+    let what = format!("{name} (strict {strict}, slice {slice:?})");
+    run_to_exit(&mut m, 5_000_000, slice, &what);
+    (output(&m), counters(&m))
 }
 
 /// Runs NAME fast, fast in slices of 997 cycles, and strict; asserts the

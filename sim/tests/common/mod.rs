@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 use epsim_loader::{Flags, LoadPlan, Region, Segment};
-use epsim_sim::{Config, CoreId, FaultPolicy, Machine, Syscalls};
+use epsim_sim::{Config, CoreId, FaultPolicy, Machine, StopReason, Syscalls};
 
 /// A single-core machine with `code` loaded at local address 0 (the entry
 /// point), captured standard streams and no access to host files.
@@ -79,4 +79,34 @@ pub fn epsim(args: &[&str]) -> Output {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("epsim runs")
+}
+
+/// Runs `m` until its program exits with status 0: in one run of up to
+/// `limit` cycles, or (`slice`) in runs of that many cycles each, the
+/// machine stopping and going on between them; panics naming `what` on
+/// any other stop.
+pub fn run_to_exit(m: &mut Machine, limit: u64, slice: Option<u64>, what: &str) {
+    let mut to = slice.unwrap_or(limit);
+    loop {
+        match m.run(Some(to)) {
+            StopReason::Exit { status: 0, .. } => return,
+            StopReason::CycleLimit { .. } if slice.is_some() && to < limit => {
+                to += slice.unwrap_or(limit);
+            }
+            stop => panic!("{what}: {stop:?}"),
+        }
+    }
+}
+
+/// What the program printed.
+pub fn output(m: &Machine) -> String {
+    String::from_utf8_lossy(m.sys.stdout.captured()).into_owned()
+}
+
+/// Each core of the group's (cycles, instructions, stall cycles by
+/// reason).
+pub fn counters(m: &Machine) -> Vec<(u64, u64, Vec<u64>)> {
+    m.group()
+        .map(|c| (c.stats.cycles, c.stats.instret, c.stats.stalls.to_vec()))
+        .collect()
 }
