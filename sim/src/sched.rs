@@ -8,8 +8,15 @@
 //!   interaction between cores is a packet: a remote store or register
 //!   write is a posted write, a remote load or TESTSET a read request
 //!   answered by a read response, a DMA element move to or from another
-//!   core the same. The WAND and SYNC wires reach every core of the group
-//!   [`WIRE_LATENCY`] cycles after the last core raises them.
+//!   core the same. The WAND wire reaches every core of the group
+//!   [`WIRE_LATENCY`] cycles after the last core raises it. SYNC crosses
+//!   the mesh as a wave, reaching each other core of the group as soon as
+//!   the fastest packet from the sender's node could (the rMesh's entry
+//!   and 1.5 cycles a hop, in whole cycles: 2 cycles to a neighbour, 5 at
+//!   three hops), the sender itself after [`WIRE_LATENCY`]. (No published
+//!   figure gives SYNC's propagation, reference/isa.md's open question
+//!   19; a latency that grows with the distance is what a wave passed
+//!   from node to node gives, and it lets cores run apart by that much.)
 //! * **When things happen, and in which order.** A core's instruction acts
 //!   at its issue cycle. In one cycle: packets arriving at a core are
 //!   applied first (an incoming mesh access has priority at the SRAM
@@ -25,11 +32,16 @@
 //! * **How far a core may run alone.** A core's *safe horizon* is the
 //!   first cycle in which something could reach it — a packet already in
 //!   flight to it (the mesh's bound), a delivery due, its own DMA engine's
-//!   next move, or a packet another agent could still inject (the least
-//!   earliest action of any other agent plus the minimum latency, at least
-//!   one cycle). Before then nothing but the core itself can change what
-//!   it sees, so running it alone gives exactly what strict cycle-by-cycle
-//!   order gives.
+//!   next move, or a packet another agent could still send it: the least,
+//!   over the other cores, of the earliest action of that core (or its DMA
+//!   engine, or a delivery due at it) plus the fastest trip from its node
+//!   to this one (`Timed::reach`); a packet arriving at another node makes
+//!   that core act from its arrival on. While the core's own WAND flag is
+//!   set any core's arrival may complete the barrier, so then every other
+//!   agent's earliest action plus one cycle bounds it (and so while a
+//!   watch of idle cores may end the run). Before the horizon nothing but
+//!   the core itself can change what it sees, so running it alone gives
+//!   exactly what strict cycle-by-cycle order gives.
 //! * **Running ahead.** Untraced, a core whose safe horizon is near may
 //!   run further (within a window that doubles while it pays off) from a
 //!   checkpoint of its state and SRAM. Nothing it does there leaves the
@@ -38,7 +50,16 @@
 //!   reaches the core in a cycle it has already passed, it goes back to
 //!   the checkpoint and runs again up to that cycle. The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
-//!   prove all this gives the same results (sim/tests/multicore.rs).
+//!   prove all this gives the same results (sim/tests/multicore.rs,
+//!   sim/tests/wires.rs).
+//! * **The WAND barrier.** A core's arrival (its WAND) is acted on once it
+//!   is the earliest action of all, with the other cores' flags as they
+//!   stand then: a core behind it cannot act before it, so keeps its
+//!   flag; one that ran further has not arrived yet if its own arrival is
+//!   still to be acted on; one that ran ahead of it from a checkpoint goes
+//!   back, and the arrival is looked at again once that core has caught
+//!   up (its flag may change on the way, e.g. cleared after the previous
+//!   barrier).
 //! * **Remote accesses.** A core's access to another core (or to external
 //!   memory, or to its DMA registers), and its fetch of a line of code in
 //!   another core's SRAM, stops it before the instruction. The
@@ -66,7 +87,7 @@
 use std::collections::{BTreeSet, VecDeque};
 
 use epsim_dma::{MoveOutcome, Source};
-use epsim_isa::state::irq;
+use epsim_isa::state::{irq, status};
 use epsim_isa::{MemFault, Size};
 use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
 
@@ -199,8 +220,15 @@ pub struct Timed {
     payloads: Vec<Option<Payload>>,
     free: Vec<u64>,
     arrivals: Vec<Arrival>,
-    /// Minimum cycles from any agent's action to its effect on a core.
+    /// Minimum cycles from any agent's action to its effect on a core (a
+    /// wire: the WAND barrier completing).
     lookahead: u64,
+    /// The nodes of the cores; by the hops between two, the least cycles
+    /// from an action at one to its effect at the other (the fastest
+    /// packet, or SYNC: `Timed::reach`); the least of those (neighbours).
+    nodes: Vec<NodeId>,
+    by_hops: Vec<u64>,
+    near: u64,
     /// Every core runs at most one cycle at a time (the reference order).
     pub strict: bool,
     /// Times a core that ran ahead had to go back.
@@ -311,7 +339,24 @@ impl Timed {
             port_back.push(back);
         }
         let min_out = port_out.iter().copied().min().unwrap_or(u64::MAX / 4);
+        let nodes: Vec<NodeId> = m.cores.iter().map(|c| node(c.id)).collect();
+        // (An uncontended packet's latency depends on the hops alone, and
+        // the first core is at a corner: every distance of the chip is
+        // seen from it.)
+        let mut by_hops = vec![u64::MAX; (c.rows + c.cols) as usize];
+        for &n in &nodes {
+            let h = nodes[0].hops(n) as usize;
+            by_hops[h] = by_hops[h].min(pair_latency(&mesh, nodes[0], n));
+        }
+        let near = by_hops
+            .get(1)
+            .copied()
+            .unwrap_or(u64::MAX)
+            .min(u64::MAX / 4);
         Timed {
+            nodes,
+            by_hops,
+            near,
             port_out,
             port_back,
             min_out,
@@ -426,6 +471,51 @@ impl Timed {
         }
     }
 
+    /// The first cycle another core's action (or its DMA engine's, or a
+    /// delivery due at it) could reach core `i`, its own action and the
+    /// rest aside: the least, over the other cores' earliest actions, of
+    /// that cycle plus the cycles from that core to `i` (a packet from its
+    /// node, or its SYNC). `one`: a wire could reach `i` one cycle after
+    /// any action (its WAND flag is set: any core's WAND may complete the
+    /// barrier). `parked`: a refused injection's retry (any core's).
+    fn reach(&self, i: usize, one: bool, parked: u64) -> u64 {
+        let near = if one { self.lookahead } else { self.near };
+        let mut best = parked.saturating_add(near);
+        for &(e, k) in &self.by_cycle {
+            if e.saturating_add(near) >= best {
+                // (Ordered by cycle: no later entry comes sooner.)
+                break;
+            }
+            if k == i {
+                continue;
+            }
+            let l = if one {
+                self.lookahead
+            } else {
+                self.latency(k, i)
+            };
+            best = best.min(e.saturating_add(l));
+        }
+        best
+    }
+
+    /// Cycles from core `j`'s SYNC to the interrupt at core `i`: the wave
+    /// crosses the mesh as fast as a packet from `j`'s node would
+    /// (sim/TIMING.md), [`WIRE_LATENCY`] at `j` itself.
+    fn sync_latency(&self, j: usize, i: usize) -> u64 {
+        if i == j {
+            WIRE_LATENCY
+        } else {
+            self.latency(j, i)
+        }
+    }
+
+    /// The least cycles from an action of core `j` to its effect at another
+    /// core `i`.
+    fn latency(&self, j: usize, i: usize) -> u64 {
+        self.by_hops[self.nodes[j].hops(self.nodes[i]) as usize]
+    }
+
     fn untag(&mut self, tag: u64) -> Option<Payload> {
         let p = self.payloads.get_mut(tag as usize)?.take();
         if p.is_some() {
@@ -438,6 +528,18 @@ impl Timed {
 /// The node of a core.
 fn node(id: CoreId) -> NodeId {
     NodeId::new(id.row, id.col)
+}
+
+/// The least cycles from an action at node `from` to its effect at
+/// another node `to`: the fastest packet between them (at least
+/// [`WIRE_LATENCY`]).
+fn pair_latency(mesh: &Mesh, from: NodeId, to: NodeId) -> u64 {
+    [Kind::Write, Kind::ReadRequest, Kind::ReadResponse]
+        .into_iter()
+        .filter_map(|k| mesh.min_latency(from, Dest::Node(to), k))
+        .min()
+        .unwrap_or(WIRE_LATENCY)
+        .max(WIRE_LATENCY)
 }
 
 fn size_of(bytes: u8) -> Size {
@@ -713,7 +815,7 @@ impl Machine {
                         self.commit(t, i);
                         self.emit(t, i, access, issue, at)
                     }
-                    Wait::Settle(exit) if t.dram_writes[i] > 0 => {
+                    Wait::Settle(exit) if t.dram_writes[i] > 0 && exit != CoreExit::Wand => {
                         // A system call reads memory as the core wrote it:
                         // its stores to external memory land first.
                         self.commit(t, i);
@@ -763,21 +865,29 @@ impl Machine {
                         if let Some(at) = fetch_at {
                             horizon = horizon.min(at.saturating_add(t.lookahead));
                         }
+                        // A wire reaches a core one cycle after any action
+                        // while its WAND flag is set (a WAND anywhere may
+                        // complete the barrier), and while a watch may end
+                        // the run at any core's cycle; else anything takes
+                        // at least a packet's trip from another node.
+                        let one =
+                            watch.is_some() || self.cores[i].state.status() & status::WAND != 0;
+                        let near = if one { t.lookahead } else { t.near };
                         // A packet arriving anywhere can make its core act
                         // (answer a read, wake up) from then on.
                         if let Some(b) = t.mesh.earliest_arrival_bound() {
-                            horizon = horizon.min(b.saturating_add(t.lookahead));
+                            horizon = horizon.min(b.saturating_add(near));
                         }
-                        // Every other core's earliest action, plus the
-                        // least time anything takes to reach this one.
+                        // Every other core's earliest action, plus the time
+                        // it takes to reach this one (refused injections
+                        // waiting for a place among them).
+                        horizon = horizon.min(t.reach(i, one, parked));
                         let others = if least[0].1 == i {
                             least[1].0
                         } else {
                             least[0].0
                         };
-                        // (Refused injections waiting for a place.)
                         let others = others.min(parked);
-                        horizon = horizon.min(others.saturating_add(t.lookahead));
                         if t.strict {
                             horizon = horizon.min(time + 1);
                         }
@@ -1139,8 +1249,11 @@ impl Machine {
             }
             // A system call sees memory, and acts on the host, as of its
             // cycle: once that is the earliest action of all.
-            trap @ CoreExit::Trap { .. } => {
-                t.agents[i].wait = Wait::Settle(trap);
+            // So does arriving at the WAND barrier: whether it completes
+            // it depends on where the others are then (a core that ran
+            // further has not arrived yet, `timed_wand`).
+            exit @ (CoreExit::Trap { .. } | CoreExit::Wand) => {
+                t.agents[i].wait = Wait::Settle(exit);
                 None
             }
             other => Some(other),
@@ -1157,8 +1270,9 @@ impl Machine {
                 None
             }
             CoreExit::Sync => {
-                let at = self.cores[i].stats.cycles + WIRE_LATENCY;
+                let now = self.cores[i].stats.cycles;
                 for g in self.group_indexes().to_vec() {
+                    let at = now + t.sync_latency(i, g);
                     t.due(g, at, Delivery::Wire(irq::SYNC));
                 }
                 None
@@ -1167,20 +1281,34 @@ impl Machine {
         }
     }
 
-    /// A core arrived at the WAND barrier: when that completes it (every
-    /// core of the group has STATUS.WAND set), each gets the WAND
+    /// Core `i` arrives at the WAND barrier, its arrival being the earliest
+    /// action of all (`Wait::Settle`): when that completes the barrier
+    /// (every core of the group has STATUS.WAND set), each gets the WAND
     /// interrupt.
     fn timed_wand(&mut self, t: &mut Timed, i: usize) {
-        // The other flags as they stand at this cycle: not as a core that
-        // ran ahead of it left them.
+        // The other flags as they stand at this cycle. Every other core
+        // acts at this cycle or later, so one behind it waits (asleep, for
+        // a response...) and keeps its flag until then; one that ran
+        // further has not arrived yet if its WAND waits to be acted on
+        // (`waiting`), and one that ran ahead of it from a checkpoint goes
+        // back: it runs up to this cycle again (its flag may change on
+        // the way) before this arrival is looked at again.
         let now = self.cores[i].stats.cycles;
+        let mut back = false;
         for g in self.group_indexes().to_vec() {
             if g != i && t.agents[g].speculating && self.cores[g].stats.cycles > now {
                 self.roll_back(t, g);
+                back = true;
             }
         }
-        if self.wand_arrive() {
-            let at = self.cores[i].stats.cycles + WIRE_LATENCY;
+        if back {
+            t.agents[i].wait = Wait::Settle(CoreExit::Wand);
+            t.dirty.push(i);
+            return;
+        }
+        let waiting = |g: &usize| t.agents[*g].wait == Wait::Settle(CoreExit::Wand);
+        if self.wand_arrive() && !self.group_indexes().iter().any(waiting) {
+            let at = now + WIRE_LATENCY;
             for g in self.group_indexes().to_vec() {
                 t.due(g, at, Delivery::Wire(irq::WAND));
             }

@@ -324,6 +324,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "dma_stream",
         "poll16",
         "dram_solo",
+        "wires",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from

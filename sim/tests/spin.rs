@@ -11,42 +11,8 @@
 
 mod common;
 
-use common::{counters, machine_with_group, output, run_to_exit};
+use common::{fast_is_strict, machine_with_group};
 use epsim_sim::{Config, StopReason};
-
-/// Each core's (cycles, instructions, stall cycles by reason).
-type PerCore = Vec<(u64, u64, Vec<u64>)>;
-
-/// Runs firmware/multi/NAME.elf on the 4x4 chip in timed mode: with the
-/// scheduler's run-ahead (`strict` false) or one cycle at a time, in one
-/// run or (`slice`) in runs of that many cycles. The output and each
-/// core's counters.
-fn timed(name: &str, strict: bool, slice: Option<u64>) -> (String, PerCore) {
-    let mut m = machine_with_group(&format!("multi/{name}.elf"), Config::parallella16(), 4, 4);
-    m.strict = strict;
-    let what = format!("{name} (strict {strict}, slice {slice:?})");
-    run_to_exit(&mut m, 5_000_000, slice, &what);
-    (output(&m), counters(&m))
-}
-
-/// Runs NAME fast, fast in slices of 997 cycles, and strict; asserts the
-/// three agree on the output and on every core's counters; returns the
-/// output.
-fn fast_is_strict(name: &str) -> String {
-    let strict = timed(name, true, None);
-    let fast = timed(name, false, None);
-    let sliced = timed(name, false, Some(997));
-    for (how, run) in [("fast", &fast), ("fast in slices", &sliced)] {
-        assert_eq!(run.0, strict.0, "{name}: output, {how} against strict");
-        for (i, (a, b)) in run.1.iter().zip(&strict.1).enumerate() {
-            assert_eq!(
-                a, b,
-                "{name}: core {i}'s (cycles, instructions, stalls), {how} against strict"
-            );
-        }
-    }
-    strict.0
-}
 
 /// The numbers after `key` on the lines of `out` that start with `key`
 /// (after the `[row,col] ` prefix of `core`), in order.
