@@ -19,6 +19,9 @@ pub(crate) struct Wheel {
     slots: Vec<Vec<u32>>,
     /// Entries in `slots`.
     count: usize,
+    /// Bit `i` set: `slots[i]` holds entries (finding the next tick is a
+    /// rotate and a count of trailing zeros, not a scan).
+    full: u64,
     far: BinaryHeap<Reverse<(u64, u32)>>,
     /// The tick being (or last) simulated: every entry is later.
     cur: u64,
@@ -29,6 +32,7 @@ impl Wheel {
         Wheel {
             slots: vec![Vec::new(); SLOTS as usize],
             count: 0,
+            full: 0,
             far: BinaryHeap::new(),
             cur: 0,
         }
@@ -45,6 +49,7 @@ impl Wheel {
         debug_assert!(at > self.cur, "invariant: wake-ups are in the future");
         if at - self.cur < SLOTS {
             self.slots[(at & MASK) as usize].push(entry);
+            self.full |= 1 << (at & MASK);
             self.count += 1;
         } else {
             self.far.push(Reverse((at, entry)));
@@ -54,16 +59,15 @@ impl Wheel {
     /// The earliest tick with a wake-up, or `u64::MAX`.
     pub(crate) fn next(&self) -> u64 {
         let far = self.far.peek().map_or(u64::MAX, |Reverse((at, _))| *at);
-        if self.count > 0 {
-            for d in 1..SLOTS {
-                let at = self.cur + d;
-                if at >= far {
-                    break;
-                }
-                if !self.slots[(at & MASK) as usize].is_empty() {
-                    return at;
-                }
-            }
+        if self.full != 0 {
+            // Slots by distance from the tick after `cur` (every entry in
+            // the ring is 1 to SLOTS - 1 ticks ahead).
+            let first = self.cur.wrapping_add(1);
+            let d = self
+                .full
+                .rotate_right((first & MASK) as u32)
+                .trailing_zeros();
+            return first.wrapping_add(u64::from(d)).min(far);
         }
         far
     }
@@ -82,6 +86,7 @@ impl Wheel {
         let slot = &mut self.slots[(at & MASK) as usize];
         self.count -= slot.len();
         due.append(slot);
+        self.full &= !(1 << (at & MASK));
         while let Some(&Reverse((t, e))) = self.far.peek() {
             if t != at {
                 break;
@@ -125,5 +130,49 @@ mod tests {
         w.take(200, &mut due);
         assert_eq!(due, [2]);
         assert_eq!(w.next(), u64::MAX);
+    }
+
+    /// `next` as a scan of the ring, tick by tick (what the bit mask
+    /// stands for).
+    fn next_by_scan(w: &Wheel) -> u64 {
+        let far = w.far.peek().map_or(u64::MAX, |Reverse((at, _))| *at);
+        (1..SLOTS)
+            .map(|d| w.cur + d)
+            .find(|&at| at < far && !w.slots[(at & MASK) as usize].is_empty())
+            .unwrap_or(far)
+    }
+
+    #[test]
+    fn the_next_tick_is_the_first_with_wake_ups_on_random_use() {
+        let mut w = Wheel::new();
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rng = move |k: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % k
+        };
+        let mut due = Vec::new();
+        let mut taken = 0;
+        for _ in 0..20_000 {
+            for _ in 0..rng(3) {
+                // Near (the ring, every distance) and far (the heap).
+                let ahead = if rng(8) == 0 {
+                    1 + rng(300)
+                } else {
+                    1 + rng(SLOTS - 1)
+                };
+                w.push(w.cur() + ahead, 0);
+            }
+            let want = next_by_scan(&w);
+            assert_eq!(w.next(), want, "at tick {}", w.cur());
+            if want != u64::MAX {
+                due.clear();
+                w.take(want, &mut due);
+                assert!(!due.is_empty());
+                taken += due.len();
+            }
+        }
+        assert!(taken > 10_000);
     }
 }

@@ -8,6 +8,8 @@
 //! then stream it back into SRAM by DMA, double buffered, checksumming
 //! each block while the next arrives; its cost is the scheduler's work for
 //! stalled stores, refused injections and DMA engines, not instructions.
+//! `dma_stream_long` is the same with 64 blocks per core (16 times the
+//! work), for comparing the two modes.
 //!
 //! `poll16` (issue 16): the 16 cores pass messages as ePython's runtime
 //! does, each spinning on a flag in its own SRAM; timed mode, run ahead,
@@ -108,6 +110,19 @@ fn dma_stream(c: &mut Criterion) {
         Config::parallella16(),
         Mode::Functional,
     );
+    // 64 blocks per core: the functional run well above set-up costs.
+    for (group, mode) in [
+        ("dma_stream_timed", Mode::Timed),
+        ("dma_stream_functional", Mode::Functional),
+    ] {
+        bench(
+            c,
+            group,
+            "dma_stream_long.elf",
+            Config::parallella16(),
+            mode,
+        );
+    }
 }
 
 fn poll16(c: &mut Criterion) {
