@@ -168,6 +168,10 @@ enum Delivery {
     Serve,
 }
 
+/// A read request waiting for a core's memory: from core `from`, for its
+/// instruction or its DMA channel (as `Payload::ReadRequest`).
+type WaitingRead = (usize, RemoteAccess, Option<(u8, u32)>);
+
 /// The scheduler's view of one core.
 #[derive(Clone, Debug)]
 struct Agent {
@@ -178,7 +182,7 @@ struct Agent {
     /// another, in the order they are answered, one per
     /// `read_service_interval`; while any waits, one `Delivery::Serve` is
     /// due at the cycle its memory is free (`Machine::deliver`).
-    reads: VecDeque<(usize, RemoteAccess, Option<(u8, u32)>)>,
+    reads: VecDeque<WaitingRead>,
     /// The DMA engine's refused move: retry at this cycle.
     dma_retry: Option<u64>,
     /// Running ahead of its safe horizon: the state to roll back to.
@@ -1454,9 +1458,7 @@ impl Machine {
                 return self.serve_read(t, i, at, from, access, dma);
             }
             Delivery::Serve => {
-                let Some((from, access, dma)) = t.agents[i].reads.pop_front() else {
-                    return None;
-                };
+                let (from, access, dma) = t.agents[i].reads.pop_front()?;
                 return self.serve_read(t, i, at, from, access, dma);
             }
             Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => {

@@ -53,11 +53,9 @@ fn answers_as_before() {
 
 /// What a run shows: how it stopped, the output, each core's (cycles,
 /// instructions, stalls), the mesh's loads.
-fn run(
-    name: &str,
-    strict: bool,
-    slice: Option<u64>,
-) -> (String, String, Vec<(u64, u64, Vec<u64>)>, String) {
+type Seen = (String, String, Vec<(u64, u64, Vec<u64>)>, String);
+
+fn run(name: &str, strict: bool, slice: Option<u64>) -> Seen {
     let mut m: Machine =
         machine_with_group(&format!("multi/{name}.elf"), Config::parallella16(), 4, 4);
     m.strict = strict;
