@@ -16,6 +16,11 @@
 //! its throughput in simulated cycles (elements = cycles of the slowest
 //! core) per second.
 //!
+//! `mutex_work` (issues 15, 16): the 16 cores take one TESTSET lock on
+//! core (0,0) as e-lib's `e_mutex_lock` does, the waiting cores polling
+//! it through the mesh while the holder works on a list in DRAM (Epiphany
+//! BSP's `ebsp_ext_malloc`); timed mode.
+//!
 //! Run: `cargo bench -p epsim-sim --bench multicore`. Criterion reports
 //! the throughput in elements (= simulated instructions, all cores) per
 //! second.
@@ -151,5 +156,15 @@ fn poll16(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, e16, e64, dma_stream, poll16);
+fn mutex_work(c: &mut Criterion) {
+    bench(
+        c,
+        "mutex_work_timed",
+        "mutex_work.elf",
+        Config::parallella16(),
+        Mode::Timed,
+    );
+}
+
+criterion_group!(benches, e16, e64, dma_stream, poll16, mutex_work);
 criterion_main!(benches);

@@ -184,7 +184,14 @@ enum Delivery {
     Packet(Payload),
     /// The WAND or SYNC interrupt.
     Wire(u32),
+    /// The core's memory answers the first read request waiting for it
+    /// (`Agent::reads`).
+    Serve,
 }
+
+/// A read request waiting for a core's memory: from core `from`, for its
+/// instruction or its DMA channel (as `Payload::ReadRequest`).
+type WaitingRead = (usize, RemoteAccess, Option<(u8, u32)>);
 
 /// The scheduler's view of one core.
 #[derive(Clone, Debug)]
@@ -192,6 +199,11 @@ struct Agent {
     wait: Wait,
     /// Deliveries due, in time order.
     inbox: VecDeque<(u64, Delivery)>,
+    /// Read requests that reached the core while its memory was answering
+    /// another, in the order they are answered, one per
+    /// `read_service_interval`; while any waits, one `Delivery::Serve` is
+    /// due at the cycle its memory is free (`Machine::deliver`).
+    reads: VecDeque<WaitingRead>,
     /// The DMA engine's refused move: retry at this cycle.
     dma_retry: Option<u64>,
     /// Running ahead of its safe horizon: the state to roll back to.
@@ -313,6 +325,7 @@ impl Timed {
         let agent = Agent {
             wait: Wait::Nothing,
             inbox: VecDeque::new(),
+            reads: VecDeque::new(),
             dma_retry: None,
             speculating: false,
             checkpoint: None,
@@ -1559,29 +1572,22 @@ impl Machine {
             }
             Delivery::Packet(Payload::ReadRequest { from, access, dma }) => {
                 let free = t.read_busy[i];
-                if free > at {
+                let reads = &mut t.agents[i].reads;
+                if free > at || !reads.is_empty() {
                     // The memory is answering an earlier read: this one
-                    // waits its turn.
-                    let d = Delivery::Packet(Payload::ReadRequest { from, access, dma });
-                    t.due(i, free, d);
+                    // waits its turn, behind those already waiting, and
+                    // the first of them is answered when it is free.
+                    reads.push_back((from, access, dma));
+                    if reads.len() == 1 {
+                        t.due(i, free, Delivery::Serve);
+                    }
                     return None;
                 }
-                t.read_busy[i] = at + self.cores[i].pipe.params.read_service_interval;
-                let mut shared = Shared {
-                    dram: &mut self.dram,
-                    ext_base: self.config.ext_base,
-                };
-                let value = self.cores[i].serve(&mut shared, access, at);
-                self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
-                // The request in, the response out.
-                self.cores[i].mesh_traffic(2);
-                let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
-                let src = node(self.cores[i].id);
-                let packet = self.response(t, src, from, value, dma, access.size);
-                // Sent now, or as soon as the node's queue has room (the
-                // read itself is done: a TESTSET is not repeated).
-                t.queue_response(at, false, packet);
-                return self.dma_stop(i);
+                return self.serve_read(t, i, at, from, access, dma);
+            }
+            Delivery::Serve => {
+                let (from, access, dma) = t.agents[i].reads.pop_front()?;
+                return self.serve_read(t, i, at, from, access, dma);
             }
             Delivery::Packet(Payload::ReadResponse { value, dma, .. }) => {
                 self.cores[i].mesh_traffic(1);
@@ -1590,6 +1596,48 @@ impl Machine {
         }
         self.interrupt_before_emit(t, i, at);
         None
+    }
+
+    /// Core `i`'s memory answers a read request from core `from` at `at`
+    /// (its memory free then): the next one waiting, if any, is answered
+    /// `read_service_interval` cycles later.
+    ///
+    /// This gives what putting every waiting request back in the inbox at
+    /// the cycle the memory is free gives, one step per request and
+    /// answer instead of one per request and answer before it: the
+    /// requests waiting when it frees are those that arrived before that
+    /// cycle (the network is never ahead of the first action due, so a
+    /// request arriving in the cycle it frees comes after them), in the
+    /// order they arrived; the first is answered, the others wait again
+    /// in the same order, before any arriving later.
+    fn serve_read(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        at: u64,
+        from: usize,
+        access: RemoteAccess,
+        dma: Option<(u8, u32)>,
+    ) -> Option<StopReason> {
+        t.read_busy[i] = at + self.cores[i].pipe.params.read_service_interval;
+        if !t.agents[i].reads.is_empty() {
+            t.due(i, t.read_busy[i], Delivery::Serve);
+        }
+        let mut shared = Shared {
+            dram: &mut self.dram,
+            ext_base: self.config.ext_base,
+        };
+        let value = self.cores[i].serve(&mut shared, access, at);
+        self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+        // The request in, the response out.
+        self.cores[i].mesh_traffic(2);
+        let dma = dma.map(|(ch, dst)| (ch, dst, access.size));
+        let src = node(self.cores[i].id);
+        let packet = self.response(t, src, from, value, dma, access.size);
+        // Sent now, or as soon as the node's queue has room (the
+        // read itself is done: a TESTSET is not repeated).
+        t.queue_response(at, false, packet);
+        self.dma_stop(i)
     }
 
     /// A read response reached core `i` at `at`: for its DMA channel (the

@@ -1,0 +1,94 @@
+//! Read requests from the mesh waiting for a core's memory
+//! (`read_service_interval`): many cores polling one core's word with
+//! TESTSET, as e-lib's `e_mutex_lock` does (`mutex_work`, `mutex`), or
+//! reading its SRAM with DMA (`dma_bw`, `debugcmd`). The scheduler keeps
+//! them in a queue answered one per interval (`Machine::serve_read`)
+//! instead of putting each back in the inbox at every answer; the results
+//! must be those of doing so, byte for byte. `answers_as_before` holds the
+//! `epsim run --stats` figures of the scheduler before that change (every
+//! core's cycles, instructions and stalls by reason, and the program's
+//! output; the memo counters and the roll-back count left out), and
+//! `fast_is_strict` compares running ahead with strict cycle order.
+//! (`dma_bw` on 16 cores ends in a DMA fault, and where the other cores
+//! stand when a fault stops the run depends on how far they ran ahead, so
+//! it is only in the first.)
+
+mod common;
+
+use common::{counters, epsim, machine_with_group, output};
+use epsim_sim::{Config, Machine};
+
+/// `epsim run --group 4x4 --stats ARGS`: the exit status, the program's
+/// output and the figures (without the memo and roll-back counts, which
+/// depend on how the scheduler ran ahead, not on what it simulated).
+fn figures(args: &[&str]) -> String {
+    let mut all = vec!["run", "--group", "4x4", "--stats"];
+    all.extend_from_slice(args);
+    let out = epsim(&all);
+    let mut s = format!("status: {:?}\n", out.status.code());
+    s.push_str(&String::from_utf8_lossy(&out.stdout));
+    for line in String::from_utf8_lossy(&out.stderr).lines() {
+        if !line.contains("block schedules") && !line.contains("rolled back") {
+            s.push_str(line);
+            s.push('\n');
+        }
+    }
+    s
+}
+
+#[test]
+fn answers_as_before() {
+    for (name, args) in [
+        ("mutex_work", vec!["../firmware/multi/mutex_work.elf"]),
+        ("mutex", vec!["../firmware/multi/mutex.elf"]),
+        ("dma_bw", vec!["../firmware/multi/dma_bw.elf"]),
+        (
+            "debugcmd",
+            vec!["--max-cycles", "3000000", "../firmware/multi/debugcmd.elf"],
+        ),
+    ] {
+        insta::assert_snapshot!(name, figures(&args));
+    }
+}
+
+/// What a run shows: how it stopped, the output, each core's (cycles,
+/// instructions, stalls), the mesh's loads.
+type Seen = (String, String, Vec<(u64, u64, Vec<u64>)>, String);
+
+fn run(name: &str, strict: bool, slice: Option<u64>) -> Seen {
+    let mut m: Machine =
+        machine_with_group(&format!("multi/{name}.elf"), Config::parallella16(), 4, 4);
+    m.strict = strict;
+    let limit = 5_000_000;
+    let mut to = slice.unwrap_or(limit);
+    let stop = loop {
+        let stop = m.run(Some(to));
+        match stop {
+            epsim_sim::StopReason::CycleLimit { .. } if to < limit => {
+                to = (to + slice.unwrap_or(limit)).min(limit);
+            }
+            stop => break stop,
+        }
+    };
+    (
+        format!("{stop:?}"),
+        output(&m),
+        counters(&m),
+        format!("{:?}", m.view().mesh),
+    )
+}
+
+#[test]
+fn fast_is_strict() {
+    for name in ["mutex_work", "mutex"] {
+        let strict = run(name, true, None);
+        assert!(!strict.0.contains("CycleLimit"), "{name}: {}", strict.0);
+        for (how, slice) in [("fast", None), ("fast in slices of 997", Some(997))] {
+            let fast = run(name, false, slice);
+            assert_eq!(fast.0, strict.0, "{name}: stop, {how} against strict");
+            assert_eq!(fast.1, strict.1, "{name}: output, {how}");
+            assert_eq!(fast.2, strict.2, "{name}: per-core counters, {how}");
+            assert_eq!(fast.3, strict.3, "{name}: mesh statistics, {how}");
+        }
+    }
+}
