@@ -178,6 +178,23 @@ static inline void irq_unmask(unsigned bits)
     __asm__ volatile("gie");
 }
 
+/* Adapteva's hardware-barrier idiom: `gid; wand; gie; idle` with GIE and
+ * IDLE in one 8-byte line (so no interrupt comes between them), the core
+ * sleeping until the WAND interrupt; then clears STATUS.WAND. The caller
+ * attaches a WAND handler (slot 0x20) and unmasks it. */
+static __attribute__((unused)) void wand_barrier(void)
+{
+    __asm__ volatile("gid\n\t"
+                     "wand\n\t"
+                     ".balignw 8,0x01a2\n\t"
+                     "gie\n\t"
+                     "idle" ::: "memory");
+    unsigned st;
+    __asm__ volatile("movfs %0, status" : "=r"(st));
+    st &= ~8u;
+    __asm__ volatile("movts status, %0" : : "r"(st));
+}
+
 /* k single-cycle NOPs (k <= 32): a jump into a sled of 32. */
 static __attribute__((noinline, unused)) void nops(unsigned k)
 {

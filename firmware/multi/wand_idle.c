@@ -19,19 +19,6 @@ volatile unsigned wakeups;
  * cleared after the barrier: the handler's epilogue restores STATUS.) */
 void __attribute__((interrupt)) wand_handler(void) { wakeups++; }
 
-static void barrier(void)
-{
-    __asm__ volatile("gid\n\t"
-                     "wand\n\t"
-                     ".balignw 8,0x01a2\n\t"
-                     "gie\n\t"
-                     "idle" ::: "memory");
-    unsigned st;
-    __asm__ volatile("movfs %0, status" : "=r"(st));
-    st &= ~8u;
-    __asm__ volatile("movts status, %0" : : "r"(st));
-}
-
 int main(void)
 {
     unsigned me = my_rank();
@@ -46,14 +33,14 @@ int main(void)
             volatile unsigned *t = on_rank(r, &table[me]);
             *t = round;
         }
-        barrier();
+        wand_barrier();
         for (unsigned r = 0; r < GROUP_SIZE; r++) {
             if (table[r] != round) {
                 say_num("stale entry from rank ", r);
                 return 1;
             }
         }
-        barrier();
+        wand_barrier();
     }
     if (wakeups != 2 * ROUNDS) {
         say_num("wake-ups: ", wakeups);

@@ -43,19 +43,6 @@ void __attribute__((interrupt)) sync_handler(void)
     synced = 1;
 }
 
-static void barrier(void)
-{
-    __asm__ volatile("gid\n\t"
-                     "wand\n\t"
-                     ".balignw 8,0x01a2\n\t"
-                     "gie\n\t"
-                     "idle" ::: "memory");
-    unsigned st;
-    __asm__ volatile("movfs %0, status" : "=r"(st));
-    st &= ~8u;
-    __asm__ volatile("movts status, %0" : : "r"(st));
-}
-
 int main(void)
 {
     unsigned me = my_rank();
@@ -65,7 +52,7 @@ int main(void)
     irq_unmask(WAND_BIT | SYNC_BIT);
     for (unsigned k = 1; k <= ROUNDS; k++) {
         nops((me * k) % 29);
-        barrier();
+        wand_barrier();
     }
     unsigned work = me;
     if (me == SENDER) {
