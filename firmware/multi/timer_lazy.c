@@ -89,6 +89,25 @@ static unsigned clock_now(void)
     return t;
 }
 
+/* Clears `stop`, then starts CTIMER1 counting clock cycles down from d
+ * (its interrupt sets `stop`); CONFIG as it was in *cfg. The clock's
+ * reading just before. */
+static inline unsigned timer1_fire_in(unsigned d, unsigned *cfg)
+{
+    stop = 0;
+    __asm__ volatile("movfs %0, config" : "=r"(*cfg));
+    unsigned t0 = clock_now();
+    *CTIMER1_MMR = d;
+    __asm__ volatile("movts config, %0" : : "r"((*cfg & ~0xf00u) | 0x100u));
+    return t0;
+}
+
+/* Stops CTIMER1 (CONFIG as `cfg`, its timer-1 field off). */
+static inline void timer1_off(unsigned cfg)
+{
+    __asm__ volatile("movts config, %0" : : "r"(cfg & ~0xf00u));
+}
+
 int main(void)
 {
     unsigned me = my_rank();
@@ -130,13 +149,9 @@ int main(void)
     irq_unmask(TIMER1_BIT);
     for (unsigned d = D0; d < D0 + STEPS; d++) {
         unsigned cfg;
-        stop = 0;
-        __asm__ volatile("movfs %0, config" : "=r"(cfg));
-        unsigned t0 = clock_now();
-        *CTIMER1_MMR = d;
-        __asm__ volatile("movts config, %0" : : "r"((cfg & ~0xf00u) | 0x100u));
+        unsigned t0 = timer1_fire_in(d, &cfg);
         unsigned rounds = work_until_stopped();
-        __asm__ volatile("movts config, %0" : : "r"(cfg & ~0xf00u));
+        timer1_off(cfg);
         say_num("fire ", d);
         say_num("cycles ", t0 - at);
         say_num("after ", rounds);
@@ -144,14 +159,10 @@ int main(void)
 
     for (unsigned d = D0; d < D0 + STEPS; d++) {
         unsigned cfg;
-        stop = 0;
-        __asm__ volatile("movfs %0, config" : "=r"(cfg));
-        unsigned t0 = clock_now();
-        *CTIMER1_MMR = d;
-        __asm__ volatile("movts config, %0" : : "r"((cfg & ~0xf00u) | 0x100u));
+        unsigned t0 = timer1_fire_in(d, &cfg);
         while (!stop)
             ;
-        __asm__ volatile("movts config, %0" : : "r"(cfg & ~0xf00u));
+        timer1_off(cfg);
         say_num("wait ", d);
         say_num("cycles ", t0 - at);
     }
