@@ -490,10 +490,17 @@ impl Timed {
     /// that cycle plus the cycles from that core to `i` (a packet from its
     /// node, or its SYNC). `one`: a wire could reach `i` one cycle after
     /// any action (its WAND flag is set: any core's WAND may complete the
-    /// barrier). `parked`: a refused injection's retry (any core's).
+    /// barrier). Besides, anything at any node from cycle `c` reaches
+    /// `i` from `c` plus the least of those latencies: a packet arriving
+    /// (its core answers a read, wakes up) and `parked`, a refused
+    /// injection's retry (any core's).
     fn reach(&self, i: usize, one: bool, parked: u64) -> u64 {
         let near = if one { self.lookahead } else { self.near };
-        let mut best = parked.saturating_add(near);
+        let anywhere = self
+            .mesh
+            .earliest_arrival_bound()
+            .map_or(parked, |b| b.min(parked));
+        let mut best = anywhere.saturating_add(near);
         for &(e, k) in &self.by_cycle {
             if e.saturating_add(near) >= best {
                 // (Ordered by cycle: no later entry comes sooner.)
@@ -885,15 +892,10 @@ impl Machine {
                         // at least a packet's trip from another node.
                         let one =
                             watch.is_some() || self.cores[i].state.status() & status::WAND != 0;
-                        let near = if one { t.lookahead } else { t.near };
-                        // A packet arriving anywhere can make its core act
-                        // (answer a read, wake up) from then on.
-                        if let Some(b) = t.mesh.earliest_arrival_bound() {
-                            horizon = horizon.min(b.saturating_add(near));
-                        }
-                        // Every other core's earliest action, plus the time
-                        // it takes to reach this one (refused injections
-                        // waiting for a place among them).
+                        // Every other core's earliest action (and packets
+                        // arriving anywhere, refused injections waiting for
+                        // a place), plus the time it takes to reach this
+                        // one.
                         horizon = horizon.min(t.reach(i, one, parked));
                         let others = if least[0].1 == i {
                             least[1].0
