@@ -279,7 +279,15 @@ impl Mesh {
     /// [`Mesh::solo_inject_external`] and before anything else reads or
     /// moves the network (the scheduler does so when a core's run that
     /// was lent the network ends).
+    #[inline]
     pub fn solo_settle(&mut self) {
+        if self.solo_unsettled() {
+            self.solo_settle_all();
+        }
+    }
+
+    #[inline(never)]
+    fn solo_settle_all(&mut self) {
         for net in 0..self.solo_lazy.len() {
             self.solo_flush(net);
             self.solo_lazy[net] = None;
@@ -287,6 +295,7 @@ impl Mesh {
     }
 
     /// Whether solo trips left anything for [`Mesh::solo_settle`].
+    #[inline]
     pub fn solo_unsettled(&self) -> bool {
         self.solo_lazy.iter().any(Option::is_some)
     }
