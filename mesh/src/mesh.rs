@@ -436,6 +436,9 @@ pub struct Mesh {
     /// Routes of solo packets (`solo.rs`), kept; the next to replace.
     routes: Vec<solo::Route>,
     routes_next: usize,
+    /// Per net, solo trips whose router updates are still to be written
+    /// (`solo.rs`, `Mesh::solo_settle`).
+    solo_lazy: [Option<solo::Lazy>; 3],
 }
 
 /// The cached delivery bounds (`Mesh::bounds`): per destination, and the
@@ -504,6 +507,7 @@ impl Mesh {
             node_flits: 0,
             routes: Vec::new(),
             routes_next: 0,
+            solo_lazy: [None; 3],
         })
     }
     pub fn geometry(&self) -> &Geometry {
@@ -545,6 +549,7 @@ impl Mesh {
     /// queue is checked as of `now` (everything injected so far counts),
     /// which is exact when the caller has advanced to `t` first.
     pub fn inject(&mut self, t: Cycle, p: Packet) -> Result<(), InjectError> {
+        debug_assert!(!self.solo_unsettled(), "Mesh::solo_settle first");
         let src = self
             .geo
             .index(p.src)
@@ -605,6 +610,7 @@ impl Mesh {
     /// receive queue is checked as of `now`; `t` must be at least `now`
     /// and the previous `inject_external`'s `t`.
     pub fn inject_external(&mut self, t: Cycle, p: Packet) -> Result<(), InjectError> {
+        debug_assert!(!self.solo_unsettled(), "Mesh::solo_settle first");
         if self.geo.elink.is_none() {
             return Err(InjectError::NoELink);
         }
@@ -655,6 +661,7 @@ impl Mesh {
     /// External), then net (C, R, X). Does nothing if `to <= now`. With
     /// nothing in flight it costs O(1) whatever the distance.
     pub fn advance(&mut self, to: Cycle, out: &mut Vec<Arrival>) {
+        debug_assert!(!self.solo_unsettled(), "Mesh::solo_settle first");
         self.run_to(to, out, false);
     }
 

@@ -1165,6 +1165,8 @@ impl Machine {
             return exit;
         };
         std::mem::swap(&mut solo.mesh, &mut t.mesh);
+        // (Its solo trips' router updates written: `Mesh::solo_settle`.)
+        t.mesh.solo_settle();
         solo.until = 0;
         t.solo_loads += std::mem::take(&mut solo.loads);
         if let Some(w) = solo.waiting.take() {

@@ -151,30 +151,68 @@ impl Mesh {
     /// its destination, each router taking it when its output is free
     /// (there is room everywhere: nothing else is in the network, and
     /// every tick on the way is later than any packet's last move).
+    ///
+    /// A trip over the route the last one on its net took, entering at
+    /// least a link's busy time after that one did, waits nowhere: its
+    /// routers are left for later (`Lazy`), written once by
+    /// [`Mesh::solo_settle`] or the next trip that cannot be left so.
     fn solo_walk(&mut self, t: Cycle, mut f: Flit, node: usize, port: usize) -> Arrival {
         let net = f.net.index();
         let (hop, link) = (self.k.hop, self.k.link);
-        let route = self.route(node, port, net, f.dst);
-        let steps = std::mem::take(&mut self.routes[route].steps);
+        // (Most often the route of the last trip on the net.)
+        let route = match self.solo_lazy[net] {
+            Some(l) if self.routes[l.route].key == (node, port, net, f.dst) => l.route,
+            _ => self.route(node, port, net, f.dst),
+        };
         let end = self.routes[route].end;
-        let mut tick = 0;
-        for (k, &(key, d, port)) in steps.iter().enumerate() {
-            let (key, d, port) = (key as usize, usize::from(d), usize::from(port));
-            let router = &mut self.routers[key];
-            tick = f.ready.max(router.out_busy[d]);
-            let input = &mut router.inputs[port];
-            input.popped_at = tick;
-            input.waiting = false;
-            router.rr[d] = ((port + 1) % 5) as u8;
-            router.out_busy[d] = tick.saturating_add(link);
-            self.stats.link_mut(key, d).add(link, tick - f.ready);
-            if k + 1 < steps.len() || matches!(end, End::Port(_)) {
-                f.ready = tick.saturating_add(hop);
-                self.stats.totals.hops[net] += 1;
+        let entry = f.ready;
+        let mut tick;
+        match &mut self.solo_lazy[net] {
+            Some(l) if l.route == route && entry >= l.entry.saturating_add(link) => {
+                // Each router takes it as it arrives: `entry` plus a hop
+                // per router before.
+                let n = self.routes[route].steps.len() as u64;
+                l.entry = entry;
+                l.pending += 1;
+                tick = entry + (n - 1) * hop;
+                let hops = if matches!(end, End::Port(_)) {
+                    f.ready = tick + hop;
+                    n
+                } else {
+                    n - 1
+                };
+                self.stats.totals.hops[net] += hops;
+            }
+            _ => {
+                self.solo_flush(net);
+                let steps = std::mem::take(&mut self.routes[route].steps);
+                let mut waited = false;
+                tick = 0;
+                for (k, &(key, d, port)) in steps.iter().enumerate() {
+                    let (key, d, port) = (key as usize, usize::from(d), usize::from(port));
+                    let router = &mut self.routers[key];
+                    tick = f.ready.max(router.out_busy[d]);
+                    waited |= tick != f.ready;
+                    let input = &mut router.inputs[port];
+                    input.popped_at = tick;
+                    input.waiting = false;
+                    router.rr[d] = ((port + 1) % 5) as u8;
+                    router.out_busy[d] = tick.saturating_add(link);
+                    self.stats.link_mut(key, d).add(link, tick - f.ready);
+                    if k + 1 < steps.len() || matches!(end, End::Port(_)) {
+                        f.ready = tick.saturating_add(hop);
+                        self.stats.totals.hops[net] += 1;
+                    }
+                }
+                self.routes[route].steps = steps;
+                self.solo_lazy[net] = (!waited).then_some(Lazy {
+                    route,
+                    entry,
+                    pending: 0,
+                });
             }
         }
         self.wheel_at(tick);
-        self.routes[route].steps = steps;
         let to = match end {
             End::Port(i) => {
                 // The transmit side takes it when it is free.
@@ -207,6 +245,61 @@ impl Mesh {
         }
     }
 
+    /// Writes the routers and link statistics of the trips on `net` left
+    /// for later ([`Lazy`]): every router of the route as the last of them
+    /// left it, each of its outputs carrying `pending` more packets, none
+    /// of which waited.
+    fn solo_flush(&mut self, net: usize) {
+        let Some(l) = self.solo_lazy[net].as_mut() else {
+            return;
+        };
+        let n = std::mem::take(&mut l.pending);
+        if n == 0 {
+            return;
+        }
+        let (hop, link) = (self.k.hop, self.k.link);
+        let mut tick = l.entry;
+        for &(key, d, port) in &self.routes[l.route].steps {
+            let (key, d, port) = (key as usize, usize::from(d), usize::from(port));
+            let router = &mut self.routers[key];
+            let input = &mut router.inputs[port];
+            input.popped_at = tick;
+            input.waiting = false;
+            router.rr[d] = ((port + 1) % 5) as u8;
+            router.out_busy[d] = tick.saturating_add(link);
+            let s = self.stats.link_mut(key, d);
+            s.packets += n;
+            s.busy_half_cycles = s.busy_half_cycles.saturating_add(link.saturating_mul(n));
+            tick = tick.saturating_add(hop);
+        }
+    }
+
+    /// Writes everything solo trips left for later: to call after the last
+    /// of a series of [`Mesh::solo_inject`] and
+    /// [`Mesh::solo_inject_external`] and before anything else reads or
+    /// moves the network (the scheduler does so when a core's run that
+    /// was lent the network ends).
+    #[inline]
+    pub fn solo_settle(&mut self) {
+        if self.solo_unsettled() {
+            self.solo_settle_all();
+        }
+    }
+
+    #[inline(never)]
+    fn solo_settle_all(&mut self) {
+        for net in 0..self.solo_lazy.len() {
+            self.solo_flush(net);
+            self.solo_lazy[net] = None;
+        }
+    }
+
+    /// Whether solo trips left anything for [`Mesh::solo_settle`].
+    #[inline]
+    pub fn solo_unsettled(&self) -> bool {
+        self.solo_lazy.iter().any(Option::is_some)
+    }
+
     /// The index in `routes` of the route of a packet for `dst` entering
     /// router `node` on `net` by input `port` (worked out and kept, in
     /// place of the oldest, if not there).
@@ -237,6 +330,13 @@ impl Mesh {
         } else {
             let i = self.routes_next;
             self.routes_next = (i + 1) % ROUTES;
+            // (A route with trips left for later is written out first.)
+            for net in 0..self.solo_lazy.len() {
+                if self.solo_lazy[net].is_some_and(|l| l.route == i) {
+                    self.solo_flush(net);
+                    self.solo_lazy[net] = None;
+                }
+            }
             self.routes[i] = route;
             i
         }
@@ -255,6 +355,17 @@ pub(super) struct Route {
     end: End,
 }
 
+/// Solo trips on one net whose routers are not written yet: all over
+/// `route`, none waiting anywhere (each router took the packet as it
+/// arrived), the last entering its first router at tick `entry`; the
+/// routers hold the state of the trips before them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lazy {
+    route: usize,
+    entry: u64,
+    pending: u64,
+}
+
 #[derive(Clone, Copy, Debug)]
 enum End {
     /// Delivered at this node.
@@ -271,6 +382,11 @@ impl Mesh {
     #[doc(hidden)]
     pub fn state_digest(&self) -> String {
         use std::fmt::Write;
+        if self.solo_unsettled() {
+            let mut m = self.clone();
+            m.solo_settle();
+            return m.state_digest();
+        }
         let mut s = String::new();
         let mut stats = self.stats.clone();
         stats.totals.steps = 0;

@@ -950,8 +950,16 @@ impl Core {
                                 let (timing, len) = (blocks.timing(b)[0], blocks.code(b)[0].len);
                                 pipe.set_rounding(s.config);
                                 let issue = pipe.issue(&timing, pc, u32::from(len)).cycle;
-                                pipe.unissue();
-                                let _ = pipe.take_need();
+                                // (Answered, the instruction issues again at
+                                // once from the same state: the fetch of its
+                                // line stays, as that issue would make it,
+                                // unless it spans two lines, whose second
+                                // the issue would not find in place.)
+                                let need =
+                                    pipe.take_need() || pc >> 3 != (pc + u32::from(len) - 1) >> 3;
+                                if need {
+                                    pipe.unissue();
+                                }
                                 let mut busy = pipe.port.busy;
                                 let outcome = solo.load(
                                     id,
@@ -977,10 +985,14 @@ impl Core {
                                         continue;
                                     }
                                     SoloOutcome::Waits => {
+                                        if !need {
+                                            pipe.unissue();
+                                        }
                                         if ev.mesh0 | ev.mesh1 != 0 {
                                             tick_timers(s, &ev);
                                         }
                                     }
+                                    SoloOutcome::No if !need => pipe.unissue(),
                                     SoloOutcome::No => {}
                                 }
                             }
