@@ -1100,6 +1100,9 @@ impl Sim {
     fn touch(&mut self, i: usize) {
         self.machine.end_run_ahead();
         self.bring_up(i);
+        // (It may write the core's registers: a loop the core polls is
+        // watched afresh.)
+        self.machine.cores[i].spin_forget();
     }
 
     fn bring_up(&mut self, i: usize) {

@@ -27,6 +27,8 @@ pub struct CodeMem {
     has_code: bool,
     /// Advanced by every write that changes decoded code.
     epoch: u64,
+    /// Advanced by every write of any kind ([`CodeMem::writes`]).
+    writes: u64,
     /// Saving what writes overwrite ([`CodeMem::undo_begin`]).
     undo_on: bool,
     undo: Option<Box<Undo>>,
@@ -52,6 +54,7 @@ impl CodeMem {
             code: vec![0; size.div_ceil(16) as usize],
             has_code: false,
             epoch: 0,
+            writes: 0,
             undo_on: false,
             undo: None,
         }
@@ -148,6 +151,15 @@ impl CodeMem {
         self.epoch
     }
 
+    /// A count of the writes made through this memory's methods (stores,
+    /// bulk and host writes, zeroing, roll-backs): equal at two moments
+    /// only if nothing was written between them (a polling loop's fixed
+    /// point still holds; `Spin` in core/mod.rs).
+    #[inline(always)]
+    pub fn writes(&self) -> u64 {
+        self.writes
+    }
+
     /// The raw bytes (read-only: writes must go through [`CodeMem::write`]).
     #[inline(always)]
     pub fn bytes(&self) -> &[u8] {
@@ -207,6 +219,7 @@ impl CodeMem {
         match self.bytes.get_mut(o..o + len as usize) {
             Some(b) => {
                 b.copy_from_slice(&value.to_le_bytes()[..len as usize]);
+                self.writes += 1;
                 true
             }
             None => false,
@@ -232,6 +245,7 @@ impl CodeMem {
         }
         let b = value.to_le_bytes();
         self.bytes[o..o + len as usize].copy_from_slice(&b[..len as usize]);
+        self.writes += 1;
         self.has_code && self.touch(off, len)
     }
 
@@ -243,6 +257,7 @@ impl CodeMem {
             self.save(off, data.len() as u32);
         }
         self.bytes[o..o + data.len()].copy_from_slice(data);
+        self.writes += 1;
         self.has_code && self.touch(off, data.len() as u32)
     }
 
@@ -257,6 +272,7 @@ impl CodeMem {
             self.save(off, len);
         }
         self.bytes[off as usize..(off + len) as usize].fill(0);
+        self.writes += 1;
         if self.has_code {
             self.touch(off, len);
         }

@@ -661,7 +661,7 @@ impl Machine {
         for core in &mut self.cores {
             core.dram_via_mesh = true;
             // (The host may have written it since the last run.)
-            core.spin_forget();
+            core.spin_check();
         }
         // Anything may have changed since the last run (a load, the host):
         // refused injections are retried.

@@ -384,7 +384,7 @@ impl Timing {
 }
 
 /// The pipeline state of one core.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Pipeline {
     pub params: Params,
     /// The scoreboard: for each register, the first cycle an integer-side
@@ -1138,6 +1138,8 @@ impl Pipeline {
     /// The state `n` more iterations of the loop later, this pipeline being
     /// `prev` one iteration later ([`Pipeline::steady_after`]): every cycle
     /// that moved from `prev` moves `n` times as far again; the rest stays.
+    /// (Debug builds check [`Pipeline::shift`] against it.)
+    #[cfg_attr(not(debug_assertions), allow(dead_code))]
     pub(crate) fn repeat(&mut self, prev: &Pipeline, n: u64) {
         let step = |a: u64, b: &mut u64| {
             if *b != a {
@@ -1163,6 +1165,79 @@ impl Pipeline {
         self.quiet = self.ready.iter().fold(self.quiet, |q, &r| q.max(r));
         self.chain = None;
     }
+
+    /// Which of this pipeline's cycles moved since `prev`, of which it is
+    /// one iteration later ([`Pipeline::steady_after`] holds): the rest
+    /// stay where they are in every further iteration.
+    pub(crate) fn moves(&self, prev: &Pipeline) -> Moves {
+        let mut m = Moves::default();
+        for (k, (&b, &a)) in self.ready[..SLOTS].iter().zip(&prev.ready).enumerate() {
+            if b != a {
+                m.slots[k / 64] |= 1 << (k % 64);
+            }
+        }
+        let fields = [
+            (prev.last, self.last),
+            (prev.fetch.ready, self.fetch.ready),
+            (prev.fetch.first, self.fetch.first),
+            (prev.fetch_undo.ready, self.fetch_undo.ready),
+            (prev.fetch_undo.first, self.fetch_undo.first),
+            (prev.blocked_until, self.blocked_until),
+            (prev.quiet, self.quiet),
+        ];
+        for (k, (a, b)) in fields.into_iter().enumerate() {
+            if b != a {
+                m.fields |= 1 << k;
+            }
+        }
+        m
+    }
+
+    /// The state `d` cycles of iterations later (a whole number of them),
+    /// `m` saying what moves with them ([`Pipeline::moves`]): the same as
+    /// [`Pipeline::repeat`] with the iteration before, without it.
+    pub(crate) fn shift(&mut self, m: &Moves, d: u64) {
+        let mut latest = 0u64;
+        for (w, &bits) in m.slots.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let k = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.ready[k] = self.ready[k].wrapping_add(d);
+                latest = latest.max(self.ready[k]);
+            }
+        }
+        let fields = [
+            &mut self.last,
+            &mut self.fetch.ready,
+            &mut self.fetch.first,
+            &mut self.fetch_undo.ready,
+            &mut self.fetch_undo.first,
+            &mut self.blocked_until,
+            &mut self.quiet,
+        ];
+        for (k, f) in fields.into_iter().enumerate() {
+            if m.fields & (1 << k) != 0 {
+                *f = f.wrapping_add(d);
+            }
+        }
+        // (The bank uses seen relative to the next issue, which moves by
+        // the iterations' cycles.)
+        self.banks_from = self.banks_from.wrapping_add(d);
+        self.next = self.next.wrapping_add(d);
+        // `quiet` bounds every slot from above; only moved slots grew.
+        self.quiet = self.quiet.max(latest);
+        self.chain = None;
+    }
+}
+
+/// What moves in a pipeline from one iteration of a loop in its fixed
+/// point to the next ([`Pipeline::moves`]): a bit per scoreboard slot and
+/// per other cycle it holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Moves {
+    slots: [u64; 4],
+    fields: u8,
 }
 
 /// Whether `second` may issue in the same cycle as `first` (isa.md §5.2).

@@ -11,7 +11,8 @@
 
 mod common;
 
-use common::{fast_is_strict, machine_with_group};
+use common::{counters, fast_is_strict, machine_with_group, output, run_to_exit, PerCore};
+use epsim_sim::config::CoreId;
 use epsim_sim::{Config, StopReason};
 
 /// The numbers after `key` on the lines of `out` that start with `key`
@@ -264,4 +265,49 @@ fn a_core_waiting_for_the_mesh_shows_the_timer_count_of_strict_order() {
         "{fast:x?}"
     );
     assert_eq!(fast, timers(true));
+}
+
+/// Runs firmware/multi/spin_host.elf on a 1 x 2 group (fast or `strict`): a
+/// run to cycle 1,500, another to `at`, then its polled word is written
+/// from outside the machine (as a host or debugger would, not through the
+/// host interface) and the program runs to its end. The output and the
+/// core's counters.
+fn written_between_runs(strict: bool, at: u64) -> (String, PerCore) {
+    let mut m = machine_with_group("multi/spin_host.elf", Config::parallella16(), 1, 2);
+    m.strict = strict;
+    for limit in [4_000, at] {
+        assert_eq!(m.run(Some(limit)), StopReason::CycleLimit { cycles: limit });
+    }
+    let config = Config::parallella16();
+    let first = CoreId::new(config.first_row, config.first_col);
+    let core = config.core_index(first).expect("on the chip");
+    m.cores[core].sram.write_bytes(0x6000, &1u32.to_le_bytes());
+    run_to_exit(&mut m, 100_000, None, "spin_host");
+    (output(&m), counters(&m))
+}
+
+#[test]
+fn a_polled_word_written_between_runs_is_seen_as_in_strict_order() {
+    // The core is moved on in closed form to each run's end and goes on
+    // from there: a write made while the machine stands still, with the
+    // core anywhere in its loop, must end the loop as in strict order.
+    let mut ends = Vec::new();
+    for at in 6_000..6_024 {
+        let strict = written_between_runs(true, at);
+        let fast = written_between_runs(false, at);
+        assert_eq!(fast, strict, "written at cycle {at}");
+        assert_eq!(fast.0, "[32,8] seen: 1\n", "written at cycle {at}");
+        // (Core (0,0)'s cycles: its end.)
+        ends.push(fast.1[0].0);
+    }
+    // Seen one loop period later at most: the ends climb with the
+    // write's cycle in steps of the loop's period.
+    let p = period(&ends, 0);
+    assert!((3..=12).contains(&p), "loop period {p}: {ends:?}");
+    assert!(
+        ends.iter()
+            .zip(6_000..)
+            .all(|(&e, at)| e > at && e < at + 1_000),
+        "{ends:?}"
+    );
 }

@@ -21,7 +21,7 @@ use crate::memo::Memo;
 use crate::memory::CodeMem;
 use crate::timing::{
     count_before, count_clock, idle_wakeup, lazy_limit, tick_timers, timers_on, Events, Issue,
-    Params, Pipeline, Timing,
+    Moves, Params, Pipeline, Timing,
 };
 use crate::trace::Trace;
 
@@ -228,6 +228,15 @@ struct Spin {
     /// Instructions retired and the cycle, at the saved head.
     instret: u64,
     now: u64,
+    /// The core's SRAM write count ([`CodeMem::writes`]) at the saved
+    /// head: the loop's fixed point holds only while nothing wrote it.
+    writes: u64,
+    /// One iteration of the loop in its fixed point, once `look` found it.
+    period: Option<Period>,
+    /// The saved head is where the core was last moved on in closed form
+    /// (`Spin::rebase`; its pipeline is not saved): the next head, one
+    /// `period` later with the same registers, is the fixed point's.
+    trusted: bool,
     /// Heads to let pass before looking again, and looks that failed in a
     /// row (a loop whose state changes: looked at ever less often).
     skip: u32,
@@ -243,6 +252,18 @@ struct Spin {
     mid: bool,
 }
 
+/// One iteration of a polling loop in its fixed point ([`Spin::look`]):
+/// its cycles, instructions, dual issues and stall cycles by reason, and
+/// what moves in the pipeline from one to the next.
+#[derive(Clone, Copy, Debug)]
+struct Period {
+    p: u64,
+    instret: u64,
+    dual: u64,
+    stalls: [u64; crate::timing::NSTALL],
+    moves: Moves,
+}
+
 impl Spin {
     fn new() -> Spin {
         Spin {
@@ -253,6 +274,9 @@ impl Spin {
             stats: CoreStats::default(),
             instret: 0,
             now: 0,
+            writes: 0,
+            period: None,
+            trusted: false,
             skip: 0,
             fails: 0,
             parked: false,
@@ -268,6 +292,8 @@ impl Spin {
     fn forget(&mut self) {
         self.stage = 0;
         self.parked = false;
+        self.trusted = false;
+        self.period = None;
     }
 
     /// Forgets everything (the core went back in time, or was reset).
@@ -281,6 +307,7 @@ impl Spin {
     /// [`Spin::look`]): the cycles of one iteration if it is the head of a
     /// loop in its fixed point.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn head(
         &mut self,
         entry: u32,
@@ -289,6 +316,7 @@ impl Spin {
         stats: &CoreStats,
         instret: u64,
         now: u64,
+        writes: u64,
     ) -> Option<u64> {
         if std::mem::take(&mut self.mid) {
             // The rest of a block the last run cut short.
@@ -297,6 +325,9 @@ impl Spin {
         let polled = self.entry == entry && self.clean && self.loads;
         self.clean = true;
         self.loads = false;
+        if !polled {
+            self.trusted = false;
+        }
         if self.entry != entry {
             self.entry = entry;
             self.stage = 0;
@@ -306,6 +337,18 @@ impl Spin {
         }
         if !polled {
             self.stage = 0;
+            return None;
+        }
+        if writes != self.writes {
+            // Something wrote the SRAM since the saved head (the host
+            // between runs, say): the head is looked at afresh.
+            self.stage = 0;
+            self.trusted = false;
+            self.writes = writes;
+        }
+        if self.stage > 0 && now == self.now {
+            // The head saved when the core was last moved on in closed
+            // form (`Spin::rebase`): it runs on from it.
             return None;
         }
         self.look(s, pipe, stats, instret, now)
@@ -345,13 +388,47 @@ impl Spin {
     ) -> Option<u64> {
         if self.skip > 0 {
             self.skip -= 1;
+            self.trusted = false;
             return None;
+        }
+        if std::mem::take(&mut self.trusted) {
+            // One iteration on from where the core was moved on in closed
+            // form: the same registers and cycles, and so (the same
+            // instructions on the same memory) the same pipeline one
+            // period on. Otherwise the head is saved afresh (the saved
+            // pipeline is not this head's).
+            if let Some(per) = self.period {
+                if now == self.now + per.p && *s == self.state {
+                    return Some(per.p);
+                }
+            }
+            self.stage = 0;
         }
         if self.stage > 0 && now > self.now && *s == self.state {
             let p = now - self.now;
             if let Some(prev) = self.pipe.as_ref() {
                 if pipe.steady_after(prev, p) {
                     self.fails = 0;
+                    let mut stalls = stats.stalls;
+                    for (d, &b) in stalls.iter_mut().zip(&self.stats.stalls) {
+                        *d -= b;
+                    }
+                    self.period = Some(Period {
+                        p,
+                        instret: instret - self.instret,
+                        dual: stats.dual - self.stats.dual,
+                        stalls,
+                        moves: pipe.moves(prev),
+                    });
+                    #[cfg(debug_assertions)]
+                    {
+                        // (`shift` is `repeat` without the iteration before.)
+                        let moves = pipe.moves(prev);
+                        let (mut a, mut b) = (pipe.clone(), pipe.clone());
+                        a.repeat(prev, 3);
+                        b.shift(&moves, 3 * p);
+                        debug_assert!(a == b, "Pipeline::shift differs from repeat");
+                    }
                     return Some(p);
                 }
             }
@@ -384,17 +461,30 @@ impl Spin {
         instret: &mut u64,
         now: &mut u64,
     ) {
-        let Some(prev) = self.pipe.as_ref() else {
+        let Some(per) = self.period else {
             return;
         };
-        *now += n * (*now - self.now);
-        *instret += n * (*instret - self.instret);
-        stats.dual += n * (stats.dual - self.stats.dual);
-        for (a, b) in stats.stalls.iter_mut().zip(self.stats.stalls) {
-            *a += n * (*a - b);
+        *now += n * per.p;
+        *instret += n * per.instret;
+        stats.dual += n * per.dual;
+        for (a, d) in stats.stalls.iter_mut().zip(per.stalls) {
+            *a += n * d;
         }
-        pipe.repeat(prev, n);
+        pipe.shift(&per.moves, n * per.p);
         self.stage = 0;
+    }
+
+    /// The core, parked at the head of the loop in its fixed point, runs on
+    /// from this head (`Core::spin_to`): it is saved as the one before the
+    /// next, so the next (an iteration on) can park the core again at once.
+    fn rebase(&mut self, s: &ArchState, stats: &CoreStats, instret: u64, now: u64, writes: u64) {
+        self.writes = writes;
+        self.state.clone_from(s);
+        self.stats = *stats;
+        self.instret = instret;
+        self.now = now;
+        self.stage = 1;
+        self.trusted = self.period.is_some();
     }
 }
 
@@ -567,6 +657,20 @@ impl Core {
         self.spin.forget();
     }
 
+    /// Before a run: a core parked at the head of a polling loop is watched
+    /// afresh if its SRAM or registers changed since (written from outside
+    /// the machine's runs; a core not parked looks at the SRAM's write
+    /// count at the loop's next head). Whoever changes its other registers
+    /// (DMA, MEMPROTECT, ...) from outside calls [`Core::spin_forget`], as
+    /// the host interface does.
+    pub fn spin_check(&mut self) {
+        if self.spin.parked
+            && (self.sram.writes() != self.spin.writes || self.state != self.spin.state)
+        {
+            self.spin.forget();
+        }
+    }
+
     /// A core [`Core::spinning`]: does the loop's iterations that end by
     /// cycle `to`, at once, and leaves the core at the loop's head (from
     /// there it runs as usual).
@@ -576,8 +680,10 @@ impl Core {
         }
         let to = to.min(self.spin_deadline());
         let now = self.stats.cycles;
-        let p = now - self.spin.now;
-        let n = to.saturating_sub(now) / p;
+        let n = self
+            .spin
+            .period
+            .map_or(0, |per| to.saturating_sub(now) / per.p);
         if n > 0 {
             let mut instret = self.stats.instret;
             let mut cycles = now;
@@ -594,7 +700,19 @@ impl Core {
             // fires before `to`, cut to `spin_deadline`.)
             count_clock(&mut self.state, &mut self.timer_at, cycles);
         }
-        self.spin.stage = 0;
+        // The core is at the head of the loop it polled, in the same fixed
+        // point: it runs on from here, and the next head (an iteration on)
+        // parks it again at once unless something wrote its memory or
+        // registers meanwhile (`Spin::forget`, the SRAM's write count).
+        self.spin.rebase(
+            &self.state,
+            &self.stats,
+            self.stats.instret,
+            self.stats.cycles,
+            self.sram.writes(),
+        );
+        self.spin.clean = true;
+        self.spin.loads = true;
     }
 
     /// A core parked at the head of a polling loop ([`Core::spin_to`])
@@ -754,7 +872,9 @@ impl Core {
                 // at once.
                 if TIMED && !TRACE && *spin_skip && (!timers || lazy.is_some()) {
                     let instret = stats.instret + retired;
-                    if let Some(p) = spin.head(entry, s, pipe, stats, instret, now) {
+                    if let Some(p) =
+                        spin.head(entry, s, pipe, stats, instret, now, bus.sram.writes())
+                    {
                         if *spin_park {
                             spin.parked = true;
                             break 'run CoreExit::Budget;
