@@ -20,7 +20,13 @@
  * After each step core (0,0) checks the data and prints
  *   park: step <s> ok, at <cycles since the timer started>
  * (or FAIL and exits 1); the cycles are what the core observed, compared
- * between strict order and running ahead. The other cores return. */
+ * between strict order and running ahead. Then
+ *  5. STEPS times, k NOPs before it starts DMA0 on 16 doublewords without
+ *     MSGMODE (the channel goes idle at its last move, not when the data
+ *     lands) and polls its status: the cycles from before the NOPs to the
+ *     end of the wait, printed as "k <k>: <cycles>".
+ * Cores 2 to 7 store to and load from DRAM meanwhile; the other cores
+ * return. */
 #include "multi.h"
 
 #define WORDS 512
@@ -31,6 +37,7 @@
 #define BUF2 ((volatile unsigned *)0x4800)
 #define DMA0_BIT (1u << 6)
 #define AUTO0 0x14
+#define STEPS 16
 
 #define DATA __attribute__((section(".data")))
 
@@ -38,6 +45,7 @@ static dma_desc desc[3];
 volatile unsigned flag DATA;
 volatile unsigned slot DATA;
 volatile unsigned go DATA; /* on (0,1): core (0,0) says when to wait */
+static unsigned took[STEPS];
 
 static inline unsigned value_at(unsigned k)
 {
@@ -85,6 +93,20 @@ int main(void)
             __asm__ volatile("nop");
         *(volatile unsigned *)on_rank(0, dma_reg(1, AUTO0)) = 0xc0ffee;
         return 0;
+    }
+    if (me >= 2 && me < 8) {
+        /* Store to and load from DRAM while core (0,0) works: responses
+         * from DRAM on their way bound its horizon before its own
+         * engine's next move, and it parks in its loops meanwhile. */
+        volatile unsigned long long *mine = (volatile unsigned long long *)(uintptr_t)(DRAM_BASE + me * 0x10000);
+        unsigned long long sum = 0;
+        for (unsigned i = 0; i < 6000; i++) {
+            if (i & 1)
+                sum += mine[i & 1023];
+            else
+                mine[i & 1023] = i;
+        }
+        return (int)(sum & 0);
     }
     if (me != 0)
         return 0;
@@ -153,5 +175,21 @@ int main(void)
     if (slot != 0xc0ffee || check(4, BUF, 0, WORDS))
         return 1;
     report(4, at);
+
+    /* 5: the engine's last move ends the transfer (no MSGMODE): its
+     * status changes at that move, at every offset of the polling loop */
+    for (unsigned k = 0; k < STEPS; k++) {
+        dma_1d(&desc[0], DMA_DOUBLE, region, BUF, 16);
+        unsigned t0 = timer_now();
+        nops(k);
+        dma_start(0, &desc[0]);
+        dma_wait(0);
+        took[k] = timer_now() - t0;
+    }
+    for (unsigned k = 0; k < STEPS; k++) {
+        char name[16] = "k ";
+        two_digits(name + 2, k);
+        say_num(name, took[k]);
+    }
     return 0;
 }

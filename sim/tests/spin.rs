@@ -186,6 +186,12 @@ fn a_core_stays_parked_through_dma_moves_that_change_nothing_it_polls() {
         let want = format!("[32,8] park: step {step} ok, at ");
         assert!(out.lines().any(|l| l.starts_with(&want)), "{out}");
     }
+    // Then 16 waits for a channel that goes idle at its last move, started
+    // after 0..15 NOPs: the move that changes the status the parked loop
+    // reads comes at every offset of the loop.
+    let k = values(&out, "[32,8]", "k ");
+    assert_eq!(k.len(), 16, "{out}");
+    assert!(k.iter().all(|&c| c > 16), "{k:?}");
 }
 
 #[test]
