@@ -146,7 +146,10 @@ enum Wait {
     /// (`Core::spinning`): it acts on nothing, and nothing it does can
     /// reach another agent, until something reaches it (a delivery, its
     /// DMA engine) or the run ends; then it does the iterations before
-    /// that cycle at once (`Machine::unspin`) and runs on from there.
+    /// that cycle at once (`Machine::unspin`) and runs on from there. A
+    /// move of its DMA engine or a read response for it that changes
+    /// nothing the loop reads (`Core::spin_reads`) leaves it parked
+    /// (`Machine::quiet_move`, `Machine::quiet_response`).
     Spin,
 }
 
