@@ -1922,7 +1922,7 @@ impl Machine {
                 chip.contains(a >> 20) || dram_offset(chip, ext_base, ext_size, a) < ext_size
             };
             let read = matches!(mv.src, Source::Mem(a) if remote(a) && on_chip(a));
-            let local_dst = !read && !(remote(mv.dst) && on_chip(mv.dst));
+            let local_dst = !(read || (remote(mv.dst) && on_chip(mv.dst)));
             if parked
                 && t.agents[i].wait == Wait::Spin
                 && !self.quiet_move(i, &mv, now, read, local_dst)
