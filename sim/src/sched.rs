@@ -86,7 +86,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use epsim_dma::{MoveOutcome, Source};
+use epsim_dma::{Dma, Move, MoveOutcome, Source};
 use epsim_isa::state::{irq, status};
 use epsim_isa::{MemFault, Size};
 use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
@@ -96,7 +96,7 @@ use crate::core::{
     is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared, SoloLoads,
 };
 use crate::machine::{dram_offset, IdleWatch, Machine, StopReason};
-use crate::timing::{idle_wakeup, DramPort};
+use crate::timing::{idle_wakeup, DramPort, Pipeline};
 
 /// Cycles from the last core's WAND (or any core's SYNC) to the interrupt
 /// at every core of the group.
@@ -146,7 +146,10 @@ enum Wait {
     /// (`Core::spinning`): it acts on nothing, and nothing it does can
     /// reach another agent, until something reaches it (a delivery, its
     /// DMA engine) or the run ends; then it does the iterations before
-    /// that cycle at once (`Machine::unspin`) and runs on from there.
+    /// that cycle at once (`Machine::unspin`) and runs on from there. A
+    /// move of its DMA engine or a read response for it that changes
+    /// nothing the loop reads (`Core::spin_reads`) leaves it parked
+    /// (`Machine::quiet_move`, `Machine::quiet_response`).
     Spin,
 }
 
@@ -801,6 +804,32 @@ impl Machine {
                 return StopReason::CycleLimit { cycles: limit };
             }
             if i < self.cores.len() && t.agents[i].wait == Wait::Spin {
+                // Its DMA engine moves, or a read response for it arrives,
+                // leaving what its loop reads as it was: done with the
+                // core left parked (every iteration stays the same).
+                // (One that ran ahead to poll past `time` goes back
+                // first; else what it did is final.)
+                let parked = match rank {
+                    _ if t.agents[i].speculating && self.cores[i].stats.cycles > time => false,
+                    Rank::Dma => true,
+                    Rank::Delivery => self.quiet_response(t, i),
+                    Rank::Core => false,
+                };
+                if parked {
+                    floor = time + 1;
+                    let stop = match rank {
+                        Rank::Dma => self.dma_cycle(t, i, time, true),
+                        _ => self.deliver(t, i),
+                    };
+                    // (What it wrote into the core's SRAM, if it stayed
+                    // parked, is none of the loop's business.)
+                    self.cores[i].spin_writes_seen();
+                    if let Some(stop) = stop {
+                        self.unspin_all(t, time);
+                        return stop;
+                    }
+                    continue;
+                }
                 // Something reaches a spinning core (or, with no limit in
                 // sight, a long while passes): it runs up to then first.
                 let to = if rank == Rank::Core {
@@ -827,7 +856,7 @@ impl Machine {
                     None
                 }
                 Rank::Delivery => self.deliver(t, i),
-                Rank::Dma => self.dma_cycle(t, i, time),
+                Rank::Dma => self.dma_cycle(t, i, time, false),
                 Rank::Core => match t.agents[i].wait {
                     Wait::Emit { access, issue, at } => {
                         // The earliest action of all: what the core did
@@ -1820,6 +1849,11 @@ impl Machine {
         // core for good when only other cores bound its horizon (its own
         // deliveries and DMA engine would wake it at once).
         let skip = !t.strict && self.trace.is_none();
+        if !skip {
+            // (Its loop's iterations are not watched in this run: one
+            // found later is watched afresh, with all it reads.)
+            self.cores[i].spin_forget();
+        }
         self.cores[i].spin_skip = skip;
         self.cores[i].spin_park = skip && horizon < hard;
         // External memory's read port, for the core's fetches from DRAM:
@@ -1867,7 +1901,16 @@ impl Machine {
     /// Core `i`'s DMA engine in cycle `now`: local moves complete at once,
     /// moves to or from another core go through the mesh (a full queue
     /// refuses the move until the next cycle).
-    fn dma_cycle(&mut self, t: &mut Timed, i: usize, now: u64) -> Option<StopReason> {
+    ///
+    /// `parked`: the core is [`Wait::Spin`] and stays so through each move
+    /// that leaves what its loop reads as it was (`Machine::quiet_move`),
+    /// its instructions of cycle `now` reading the same before the move
+    /// as after it. Before a move that would change it, or that faults
+    /// (which changes the channel's STATUS), the core runs up to `now`
+    /// first: it is unparked and the move retried in the same cycle, as
+    /// it would have been made after the core's instructions of `now`.
+    /// (A refused or faulting move changes nothing before that.)
+    fn dma_cycle(&mut self, t: &mut Timed, i: usize, now: u64, parked: bool) -> Option<StopReason> {
         // The core's own instructions in this cycle come first.
         if !self.settle_speculation(t, i, now + 1) {
             return None;
@@ -1883,6 +1926,14 @@ impl Machine {
             let on_chip = |a: u32| {
                 chip.contains(a >> 20) || dram_offset(chip, ext_base, ext_size, a) < ext_size
             };
+            let read = matches!(mv.src, Source::Mem(a) if remote(a) && on_chip(a));
+            let local_dst = !(read || (remote(mv.dst) && on_chip(mv.dst)));
+            if parked
+                && t.agents[i].wait == Wait::Spin
+                && !self.quiet_move(i, &mv, now, read, local_dst)
+            {
+                return self.unpark_for_dma(t, i, now);
+            }
             let outcome = match mv.src {
                 Source::Mem(src) if remote(src) && on_chip(src) => {
                     // A read request; the response is written at dst.
@@ -1990,6 +2041,9 @@ impl Machine {
                     t.agents[i].dma_retry = Some(t.refused_at(i, node(self.cores[i].id)));
                     break;
                 }
+                Err(Some(_)) if parked && t.agents[i].wait == Wait::Spin => {
+                    return self.unpark_for_dma(t, i, now);
+                }
                 Err(Some(addr)) => core.dma.fault(ch, addr),
             };
             if effect.irq().is_some() {
@@ -2002,6 +2056,76 @@ impl Machine {
         }
         None
     }
+}
+
+impl Machine {
+    /// Core `i`, parked in a polling loop ([`Wait::Spin`]), runs up to
+    /// cycle `now` before its DMA engine's move of `now`, which is made
+    /// again after the core's instructions of that cycle.
+    fn unpark_for_dma(&mut self, t: &mut Timed, i: usize, now: u64) -> Option<StopReason> {
+        self.unspin(t, i, now);
+        t.agents[i].dma_retry = Some(now);
+        None
+    }
+
+    /// Whether DMA move `mv` of core `i` at `now`, made as planned (a
+    /// read request sent if `read`, else the element written, into the
+    /// core's own memory if `local_dst`), leaves what the loop core `i` is
+    /// parked in reads as it was: the SRAM bank it writes now (if any)
+    /// is not read, the DMA registers read keep their values, and no
+    /// interrupt or error is raised (worked out on a copy of the engine).
+    fn quiet_move(&self, i: usize, mv: &Move, now: u64, read: bool, local_dst: bool) -> bool {
+        let core = &self.cores[i];
+        let (regs, banks) = core.spin_reads();
+        if local_dst {
+            let off = mv.dst & 0xF_FFFF;
+            if !core.sram.contains(off, u32::from(mv.size)) || banks & 1 << Pipeline::bank(off) != 0
+            {
+                return false;
+            }
+        }
+        let outcome = if read {
+            MoveOutcome::ReadIssued
+        } else {
+            MoveOutcome::Written
+        };
+        let mut e = core.dma.clone();
+        let effect = e.commit(now, mv.channel as usize, outcome, &core.sram);
+        effect.irq().is_none() && effect.error.is_none() && same_regs(&core.dma, &e, regs)
+    }
+
+    /// Whether the delivery due first at core `i`, parked in a polling
+    /// loop ([`Wait::Spin`]), is the data of its DMA engine's read that
+    /// leaves what the loop reads as it was (as [`Machine::quiet_move`]:
+    /// the bank written is not read, and the read returning changes no
+    /// DMA register read and raises nothing).
+    fn quiet_response(&self, t: &Timed, i: usize) -> bool {
+        let Some(&(at, Delivery::Packet(Payload::ReadResponse { dma, .. }))) =
+            t.agents[i].inbox.front()
+        else {
+            return false;
+        };
+        let Some((ch, dst, size)) = dma else {
+            return false;
+        };
+        let core = &self.cores[i];
+        let (regs, banks) = core.spin_reads();
+        let off = dst & 0xF_FFFF;
+        if !core.sram.contains(off, size.bytes()) || banks & 1 << Pipeline::bank(off) != 0 {
+            return false;
+        }
+        let mut e = core.dma.clone();
+        let effect = e.read_returned(at, ch as usize, &core.sram);
+        effect.irq().is_none() && effect.error.is_none() && same_regs(&core.dma, &e, regs)
+    }
+}
+
+/// Whether engines `a` and `b` read the same in each DMA register of
+/// `regs` (bit `n`: the word at offset `4n`).
+fn same_regs(a: &Dma, b: &Dma, regs: u16) -> bool {
+    (0..16u32)
+        .filter(|n| regs & 1 << n != 0)
+        .all(|n| a.read_reg(4 * n) == b.read_reg(4 * n))
 }
 
 impl Timed {

@@ -326,6 +326,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "dram_solo",
         "wires",
         "mutex_work",
+        "spin_dma_park",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from

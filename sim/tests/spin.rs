@@ -171,6 +171,31 @@ fn a_dma_engine_changes_what_its_core_polls() {
 }
 
 #[test]
+fn a_core_stays_parked_through_dma_moves_that_change_nothing_it_polls() {
+    // Core (0,0) polls DMA1's status while DMA0 streams and completes,
+    // waits for a chain of two descriptors, polls a flag its DMA
+    // completion interrupt sets while the engine writes another bank, and
+    // polls a slave-mode channel whose AUTO0 register core (0,1) writes.
+    // Each wait ends where strict order ends it (the cycles it printed and
+    // every core's counters agree), and the data is right.
+    let out = fast_is_strict("spin_dma_park");
+    assert!(!out.contains("FAIL"), "{out}");
+    let at = values(&out, "[32,8]", "park: step ");
+    assert_eq!(at.len(), 4, "{out}");
+    assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+    for step in 1..=4 {
+        let want = format!("[32,8] park: step {step} ok, at ");
+        assert!(out.lines().any(|l| l.starts_with(&want)), "{out}");
+    }
+    // Then 16 waits for a channel that goes idle at its last move, started
+    // after 0..15 NOPs: the move that changes the status the parked loop
+    // reads comes at every offset of the loop.
+    let k = values(&out, "[32,8]", "k ");
+    assert_eq!(k.len(), 16, "{out}");
+    assert!(k.iter().all(|&c| c > 16), "{k:?}");
+}
+
+#[test]
 fn timers_counting_the_clock_while_blocks_replay_and_loops_are_polled_at_once() {
     // Epiphany BSP keeps CTIMER0 counting the clock: blocks replay and
     // polling loops are done at once with the count left for later

@@ -470,10 +470,12 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
             // counts as a local load: `CoreBus::direct_dma`.)
             let direct = std::mem::take(&mut bus.direct);
             if let Some(m) = mem {
-                *mem_seen |= if !m.store && (direct || matches!(m.place, TPlace::Local(Some(_)))) {
-                    1
-                } else {
-                    2
+                // (Bits 4-7: the bank of a load from SRAM, `Spin::piece`.)
+                *mem_seen |= match m.place {
+                    _ if m.store => 2,
+                    _ if direct => 1,
+                    TPlace::Local(Some(b)) => 1 | 16 << b,
+                    _ => 2,
                 };
             } else if direct {
                 *mem_seen |= 1;

@@ -42,6 +42,13 @@ pub(crate) fn is_dma(off: u32) -> bool {
     (0xF0500..0xF0540).contains(&off)
 }
 
+/// The bit of the DMA register word at `off` (0xF0500-0xF053F) in a
+/// polling loop's read set (`Spin`).
+#[inline(always)]
+pub(crate) fn dma_word(off: u32) -> u16 {
+    1 << ((off.wrapping_sub(0xF0500) >> 2) & 15)
+}
+
 /// Where an address leads, seen from one core.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Place {
@@ -186,6 +193,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// Such a read happened since this was last cleared (a polling loop
     /// may read the registers as it reads its SRAM: `Spin`).
     pub(super) direct: bool,
+    /// The DMA registers such reads read (bit `n`: the word at offset
+    /// `4n` of the window), for a polling loop's read set (`Spin`).
+    pub(super) dma_reads: u16,
     /// Lazy timers (`timing::lazy_limit`): the timers have not counted the
     /// cycles of this run's replayed blocks yet, so a read of a timer or
     /// a write of a timer or CONFIG waits (`timer_stall` set, the
@@ -277,6 +287,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             remote_insn: None,
             dma: None,
             direct: false,
+            dma_reads: 0,
             lazy_timers: false,
             timer_stall: false,
         }
@@ -462,6 +473,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             return None;
         }
         self.direct = true;
+        self.dma_reads |= dma_word(off);
         Some(Answer {
             addr: access.addr,
             value: dma_load(dma, access.addr, access.size),
@@ -720,6 +732,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             if let (Some(dma), None) = (self.dma, self.answer) {
                 // (Not noted as a memory access: a MOVFS is no load.)
                 self.direct = true;
+                self.dma_reads |= dma_word(off);
                 return Access::Ready(dma_load(dma, off, Size::Word).map_or(0, |v| v as u32));
             }
             return match self.deferred(addr, Size::Word, RemoteKind::Load) {

@@ -250,6 +250,13 @@ struct Spin {
     clean: bool,
     loads: bool,
     mid: bool,
+    /// What the iteration under way has read so far, and what the last
+    /// complete one read (the loop's read set once it is parked): the
+    /// DMA registers (`bus::dma_word`) and the SRAM banks (bit `b`).
+    cur_dma: u16,
+    cur_banks: u8,
+    dma_reads: u16,
+    banks: u8,
 }
 
 /// One iteration of a polling loop in its fixed point ([`Spin::look`]):
@@ -283,6 +290,10 @@ impl Spin {
             clean: false,
             loads: false,
             mid: false,
+            cur_dma: 0,
+            cur_banks: 0,
+            dma_reads: 0,
+            banks: 0,
         }
     }
 
@@ -328,6 +339,10 @@ impl Spin {
         if !polled {
             self.trusted = false;
         }
+        // (An iteration ended here: what it read is the loop's read set
+        // if this head is found to be in the fixed point.)
+        self.dma_reads = std::mem::take(&mut self.cur_dma);
+        self.banks = std::mem::take(&mut self.cur_banks);
         if self.entry != entry {
             self.entry = entry;
             self.stage = 0;
@@ -355,16 +370,20 @@ impl Spin {
     }
 
     /// A block (or the first part of one) ran: `mem` says where its
-    /// accesses went (bit 0: a load from a local bank; bit 1: anything
-    /// else), `quiet` that it did nothing else the loop may not (a store
-    /// for the system's attention, a hardware loop, the timers counting),
-    /// `cut` that the run ended before its end, `last` how it ended.
+    /// accesses went (bit 0: a load from a local bank or the core's own
+    /// DMA registers; bit 1: anything else; bits 4-7: the banks loaded
+    /// from), `dma` which DMA registers it read, `quiet` that it did
+    /// nothing else the loop may not (a store for the system's attention,
+    /// a hardware loop, the timers counting), `cut` that the run ended
+    /// before its end, `last` how it ended.
     #[inline(always)]
-    fn piece(&mut self, mem: u8, quiet: bool, cut: bool, last: Option<Step>) {
+    fn piece(&mut self, mem: u8, dma: u16, quiet: bool, cut: bool, last: Option<Step>) {
         if mem & 2 != 0 || !quiet {
             self.clean = false;
         }
         self.loads |= mem & 1 != 0;
+        self.cur_dma |= dma;
+        self.cur_banks |= mem >> 4;
         self.mid = false;
         match last {
             None => self.mid = cut,
@@ -657,6 +676,15 @@ impl Core {
         self.spin.forget();
     }
 
+    /// Writes into its SRAM made while it stayed parked, found to leave
+    /// everything its loop reads as it was (a quiet DMA move or read
+    /// response, `Machine::schedule_timed`): they do not end its loop.
+    pub fn spin_writes_seen(&mut self) {
+        if self.spin.parked {
+            self.spin.writes = self.sram.writes();
+        }
+    }
+
     /// Before a run: a core parked at the head of a polling loop is watched
     /// afresh if its SRAM or registers changed since (written from outside
     /// the machine's runs; a core not parked looks at the SRAM's write
@@ -713,6 +741,29 @@ impl Core {
         );
         self.spin.clean = true;
         self.spin.loads = true;
+    }
+
+    /// What the loop a core is [`Core::spinning`] in reads: its DMA
+    /// registers (bit `n`: the word at offset `4n` of the window
+    /// 0xF0500-0xF053F) and its SRAM banks (bit `b`: bank `b`), its own
+    /// code's among them. Until something changes one of them (or its
+    /// registers otherwise), every iteration stays the same.
+    pub fn spin_reads(&self) -> (u16, u8) {
+        let entry = self.spin.entry;
+        let end = match self.blocks.lookup(entry) {
+            Some(b) => self
+                .blocks
+                .code(b)
+                .last()
+                .map_or(entry, |k| k.pc + u32::from(k.len)),
+            // (Not cached: every bank.)
+            None => return (self.spin.dma_reads, 0xF),
+        };
+        let mut banks = self.spin.banks;
+        for at in [entry, end.saturating_sub(1)] {
+            banks |= 1 << Pipeline::bank(at);
+        }
+        (self.spin.dma_reads, banks)
     }
 
     /// A core parked at the head of a polling loop ([`Core::spin_to`])
@@ -1004,7 +1055,9 @@ impl Core {
                     let c = &bus.codes;
                     mem = u8::from(c.external && !direct) << 1 | u8::from(direct);
                     for &k in &c.codes[..c.n] {
-                        mem |= if k & 8 == 0 && (k & 7 < 4 || (direct && k & 7 == 6)) {
+                        mem |= if k & 8 == 0 && k & 7 < 4 {
+                            1 | 16 << (k & 7)
+                        } else if k & 8 == 0 && direct && k & 7 == 6 {
                             1
                         } else {
                             2
@@ -1035,7 +1088,8 @@ impl Core {
                 retired += done as u64;
                 if TIMED && !TRACE && *spin_skip {
                     let quiet = !bus.attention && s.lc == 0 && (!timers || ran_lazy);
-                    spin.piece(mem, quiet, done < n, last);
+                    let dma = std::mem::take(&mut bus.dma_reads);
+                    spin.piece(mem, dma, quiet, done < n, last);
                 }
                 if !timers {
                     // Nothing counted: a timer enabled by this block
