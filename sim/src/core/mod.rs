@@ -407,7 +407,10 @@ impl Spin {
     ) -> Option<u64> {
         if self.skip > 0 {
             self.skip -= 1;
-            self.trusted = false;
+            if std::mem::take(&mut self.trusted) {
+                // (The saved pipeline is not the saved head's.)
+                self.stage = 0;
+            }
             return None;
         }
         if std::mem::take(&mut self.trusted) {
