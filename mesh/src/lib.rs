@@ -81,3 +81,16 @@ pub use mesh::{ConfigError, InjectError, Mesh};
 pub use packet::{Arrival, Dest, Kind, Net, Packet};
 pub use params::{ParamError, Params};
 pub use stats::{ELinkLoad, LinkLoad, NodeLoad, Stats, Totals};
+
+/// A xorshift generator for the unit tests: a number below `k` per call
+/// (the integration tests' `tests/common` has its own, out of their reach).
+#[cfg(test)]
+fn test_rng(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed;
+    move |k| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % k
+    }
+}

@@ -1293,6 +1293,16 @@ impl Mesh {
         (best != NEVER).then_some(best)
     }
 
+    /// The entry of [`Mesh::all_bounds`] for packets to `to`: a node's
+    /// index, external memory last.
+    fn bound_slot(&self, to: u32) -> usize {
+        if to == EXTERNAL {
+            self.n
+        } else {
+            (to as usize).min(self.n)
+        }
+    }
+
     /// The earliest delivery tick of a packet for each destination (nodes
     /// in index order, then external memory; `NEVER` if none).
     ///
@@ -1308,13 +1318,7 @@ impl Mesh {
     fn all_bounds(&self) -> Vec<u64> {
         let mut best = vec![NEVER; self.n + 1];
         let n = self.n;
-        let slot = |to: u32| {
-            if to == EXTERNAL {
-                n
-            } else {
-                (to as usize).min(n)
-            }
-        };
+        let slot = |to: u32| self.bound_slot(to);
         let floor = self.now.saturating_mul(2).saturating_add(1);
         let tx_floor = self.tx_done(0);
         for Reverse(d) in self.deliveries.iter() {
@@ -1457,13 +1461,7 @@ mod tests {
     /// packet for external memory passed over).
     fn all_bounds_every_packet(m: &Mesh) -> Vec<u64> {
         let n = m.n;
-        let slot = |to: u32| {
-            if to == EXTERNAL {
-                n
-            } else {
-                (to as usize).min(n)
-            }
-        };
+        let slot = |to: u32| m.bound_slot(to);
         let floor = m.now.saturating_mul(2).saturating_add(1);
         let mut best = vec![NEVER; n + 1];
         let mut put = |to: u32, t: u64| best[slot(to)] = best[slot(to)].min(t);
@@ -1519,13 +1517,7 @@ mod tests {
             elink: Some(Side::East),
         };
         let mut m = Mesh::new(geo, Params::DEFAULT).expect("valid");
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rng = move |k: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % k
-        };
+        let mut rng = crate::test_rng(0x9e37_79b9_7f4a_7c15u64);
         let node = |r: u64, c: u64| NodeId::new(32 + r as u32, 8 + c as u32);
         let mut out = Vec::new();
         let (mut checked, mut passed_over) = (0u32, 0u32);

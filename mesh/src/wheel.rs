@@ -145,13 +145,7 @@ mod tests {
     #[test]
     fn the_next_tick_is_the_first_with_wake_ups_on_random_use() {
         let mut w = Wheel::new();
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rng = move |k: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % k
-        };
+        let mut rng = crate::test_rng(0x2545_f491_4f6c_dd1du64);
         let mut due = Vec::new();
         let mut taken = 0;
         for _ in 0..20_000 {

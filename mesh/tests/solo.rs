@@ -202,6 +202,17 @@ fn a_packet_alone_arrives_and_leaves_the_network_as_stepped() {
     assert!(solo > 20 * refused.max(1), "{solo} solo, {refused} refused");
 }
 
+/// A chip of `rows` x `cols` cores from (32,8), its eLink on `side`.
+fn chip(rows: u32, cols: u32, side: Side) -> Geometry {
+    Geometry {
+        first_row: 32,
+        first_col: 8,
+        rows,
+        cols,
+        elink: Some(side),
+    }
+}
+
 #[test]
 fn on_other_chips_and_elink_sides_too() {
     let mut total = 0;
@@ -214,14 +225,7 @@ fn on_other_chips_and_elink_sides_too() {
     .into_iter()
     .enumerate()
     {
-        let g = Geometry {
-            first_row: 32,
-            first_col: 8,
-            rows,
-            cols,
-            elink: Some(side),
-        };
-        total += check(g, 100 + k as u64, 100).0;
+        total += check(chip(rows, cols, side), 100 + k as u64, 100).0;
     }
     assert!(total > 2000, "{total}");
 }
@@ -335,13 +339,6 @@ fn a_cores_loads_one_after_another_leave_the_network_as_stepped() {
         .into_iter()
         .enumerate()
     {
-        let g = Geometry {
-            first_row: 32,
-            first_col: 8,
-            rows,
-            cols,
-            elink: Some(side),
-        };
-        loads(g, Params::DEFAULT, 200 + k as u64, 20);
+        loads(chip(rows, cols, side), Params::DEFAULT, 200 + k as u64, 20);
     }
 }
