@@ -86,7 +86,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-use epsim_dma::{Dma, Move, MoveOutcome, Source};
+use epsim_dma::{Dma, Effect as DmaEffect, Move, MoveOutcome, Source};
 use epsim_isa::state::{irq, status};
 use epsim_isa::{MemFault, Size};
 use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
@@ -2075,23 +2075,15 @@ impl Machine {
     /// is not read, the DMA registers read keep their values, and no
     /// interrupt or error is raised (worked out on a copy of the engine).
     fn quiet_move(&self, i: usize, mv: &Move, now: u64, read: bool, local_dst: bool) -> bool {
-        let core = &self.cores[i];
-        let (regs, banks) = core.spin_reads();
-        if local_dst {
-            let off = mv.dst & 0xF_FFFF;
-            if !core.sram.contains(off, u32::from(mv.size)) || banks & 1 << Pipeline::bank(off) != 0
-            {
-                return false;
-            }
-        }
         let outcome = if read {
             MoveOutcome::ReadIssued
         } else {
             MoveOutcome::Written
         };
-        let mut e = core.dma.clone();
-        let effect = e.commit(now, mv.channel as usize, outcome, &core.sram);
-        effect.irq().is_none() && effect.error.is_none() && same_regs(&core.dma, &e, regs)
+        let dst = local_dst.then_some((mv.dst, u32::from(mv.size)));
+        leaves_loop_alone(&self.cores[i], dst, |e, sram| {
+            e.commit(now, mv.channel as usize, outcome, sram)
+        })
     }
 
     /// Whether the delivery due first at core `i`, parked in a polling
@@ -2108,16 +2100,32 @@ impl Machine {
         let Some((ch, dst, size)) = dma else {
             return false;
         };
-        let core = &self.cores[i];
-        let (regs, banks) = core.spin_reads();
-        let off = dst & 0xF_FFFF;
-        if !core.sram.contains(off, size.bytes()) || banks & 1 << Pipeline::bank(off) != 0 {
+        leaves_loop_alone(&self.cores[i], Some((dst, size.bytes())), |e, sram| {
+            e.read_returned(at, ch as usize, sram)
+        })
+    }
+}
+
+/// Whether a DMA step of `core`, parked in a polling loop, leaves what the
+/// loop reads as it was: the element it writes into the core's SRAM
+/// (`dst`: address and bytes, if any) takes no bank the loop reads, and
+/// `step` on a copy of the engine changes no DMA register the loop reads
+/// and raises no interrupt or error.
+fn leaves_loop_alone(
+    core: &crate::core::Core,
+    dst: Option<(u32, u32)>,
+    step: impl FnOnce(&mut Dma, &crate::memory::CodeMem) -> DmaEffect,
+) -> bool {
+    let (regs, banks) = core.spin_reads();
+    if let Some((addr, bytes)) = dst {
+        let off = addr & 0xF_FFFF;
+        if !core.sram.contains(off, bytes) || banks & 1 << Pipeline::bank(off) != 0 {
             return false;
         }
-        let mut e = core.dma.clone();
-        let effect = e.read_returned(at, ch as usize, &core.sram);
-        effect.irq().is_none() && effect.error.is_none() && same_regs(&core.dma, &e, regs)
     }
+    let mut e = core.dma.clone();
+    let effect = step(&mut e, &core.sram);
+    effect.irq().is_none() && effect.error.is_none() && same_regs(&core.dma, &e, regs)
 }
 
 /// Whether engines `a` and `b` read the same in each DMA register of

@@ -435,17 +435,17 @@ impl Spin {
                     for (d, &b) in stalls.iter_mut().zip(&self.stats.stalls) {
                         *d -= b;
                     }
+                    let moves = pipe.moves(prev);
                     self.period = Some(Period {
                         p,
                         instret: instret - self.instret,
                         dual: stats.dual - self.stats.dual,
                         stalls,
-                        moves: pipe.moves(prev),
+                        moves,
                     });
                     #[cfg(debug_assertions)]
                     {
                         // (`shift` is `repeat` without the iteration before.)
-                        let moves = pipe.moves(prev);
                         let (mut a, mut b) = (pipe.clone(), pipe.clone());
                         a.repeat(prev, 3);
                         b.shift(&moves, 3 * p);
@@ -459,16 +459,22 @@ impl Spin {
             self.fails += 1;
             self.skip = (1u32 << self.fails.min(10)) - 1;
         }
-        self.state.clone_from(s);
         match &mut self.pipe {
             Some(p) => p.clone_from(pipe),
             None => self.pipe = Some(pipe.clone()),
         }
+        self.keep_head(s, stats, instret, now);
+        None
+    }
+
+    /// Saves the head the core is at (its registers, counters, instructions
+    /// retired and cycle) as the one the next is compared with.
+    fn keep_head(&mut self, s: &ArchState, stats: &CoreStats, instret: u64, now: u64) {
+        self.state.clone_from(s);
         self.stats = *stats;
         self.instret = instret;
         self.now = now;
         self.stage = 1;
-        None
     }
 
     /// Does `n` more iterations of the loop in its fixed point, the core
@@ -501,11 +507,7 @@ impl Spin {
     /// next, so the next (an iteration on) can park the core again at once.
     fn rebase(&mut self, s: &ArchState, stats: &CoreStats, instret: u64, now: u64, writes: u64) {
         self.writes = writes;
-        self.state.clone_from(s);
-        self.stats = *stats;
-        self.instret = instret;
-        self.now = now;
-        self.stage = 1;
+        self.keep_head(s, stats, instret, now);
         self.trusted = self.period.is_some();
     }
 }
