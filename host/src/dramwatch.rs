@@ -28,7 +28,13 @@
 //!   set in the interrupted context: the one faulting instruction
 //!   completes, the CPU traps (SIGTRAP), and that handler clears the flag
 //!   and closes the pages again. So each instruction that touches the
-//!   window is charged once; a `rep movs`/`rep stos` traps after every
+//!   window is charged once. Most such instructions are plain moves
+//!   between a register (or an immediate) and memory: those the SIGSEGV
+//!   handler does itself, still under the simulator's lock, on the
+//!   simulator's view of the same bytes (`crate::x86move`, which checks
+//!   its decoding against the faulting address), and returns past them:
+//!   one signal and no `mprotect` instead of two of each. Everything else
+//!   is stepped; a `rep movs`/`rep stos` traps after every
 //!   element, so a string copy is charged per element (glibc's `memcpy`
 //!   of 8 KB moves 8 bytes at a time here on x86-64: 1024 accesses).
 //! * **A quiescent chip.** If, after that run, nothing on the chip can act
@@ -72,7 +78,7 @@
 use std::cell::Cell;
 use std::ffi::{c_int, c_void};
 use std::ptr::null_mut;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::host::{holds_lock, Host, Inner, CALL_CYCLES, DRAM_TXN_CYCLES};
@@ -138,6 +144,10 @@ static SETUP: Mutex<()> = Mutex::new(());
 /// The whole view is open: the chip was quiescent at the last access
 /// (see [`close_view`]).
 static WIDE: AtomicBool = AtomicBool::new(false);
+/// Accesses charged, done in the handler, stepped (said at `detach`).
+static CHARGED: AtomicU64 = AtomicU64::new(0);
+static EMULATED: AtomicU64 = AtomicU64::new(0);
+static STEPPED: AtomicU64 = AtomicU64::new(0);
 /// `EPSIM_DRAMWATCH` allows the watch (read at `e_init`).
 static ENABLED: AtomicBool = AtomicBool::new(true);
 /// The handlers are installed (once per process); the ones before them.
@@ -409,6 +419,16 @@ pub(crate) fn detach(h: &Host) {
     }
     // SAFETY: unpublished and unused: ours alone.
     let w = unsafe { Box::from_raw(w) };
+    log::say(
+        Level::Debug,
+        format_args!(
+            "epsim: the DRAM pointer's watch: {} accesses charged, {} moves done in the handler, \
+             {} instructions stepped",
+            CHARGED.swap(0, Ordering::Relaxed),
+            EMULATED.swap(0, Ordering::Relaxed),
+            STEPPED.swap(0, Ordering::Relaxed)
+        ),
+    );
     // The chip stands still meanwhile (a free-running one too).
     let _g = h.shared().lock();
     // SAFETY: the pages are the allocation's (owned_pages): a private copy
@@ -526,10 +546,11 @@ fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
             // host's clock, after the chip has run its cost (as an e-hal
             // call runs it). Not if this thread holds the simulator (it
             // cannot run it; libe-hal's own code uses the other view).
-            if w.armed.load(Ordering::Acquire) && !holds_lock() {
+            let guard = if w.armed.load(Ordering::Acquire) && !holds_lock() {
                 let mut g = w.inner.lock();
                 let target = g.now.saturating_add(ACCESS_CYCLES);
                 g.run_to(target);
+                CHARGED.fetch_add(1, Ordering::Relaxed);
                 if g.quiescent() {
                     // Nothing on the chip can act until the host does: a
                     // run would change nothing but the clock. The view
@@ -539,7 +560,18 @@ fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
                     w.protect(w.view, w.map_len, true);
                     return false;
                 }
+                Some(g)
+            } else {
+                None
+            };
+            // A plain move is done here (under the simulator's lock when
+            // it was charged), the same access as stepping it would make.
+            if emulate(w, addr, ctx) {
+                EMULATED.fetch_add(1, Ordering::Relaxed);
+                return false;
             }
+            drop(guard);
+            STEPPED.fetch_add(1, Ordering::Relaxed);
             st = Step {
                 active: true,
                 n: 0,
@@ -562,6 +594,33 @@ fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
         // SAFETY: the handler's context.
         unsafe { set_trap_flag(ctx, true) };
     }
+}
+
+/// Does the instruction that faulted at `addr` in the handler, if it is a
+/// plain move whose whole access lies in the view (`x86move`): true if
+/// done (its register written, the instruction pointer past it).
+#[cfg(any(target_arch = "x86_64", target_arch = "x86"))]
+fn emulate(w: &Watch, addr: usize, ctx: *mut c_void) -> bool {
+    use crate::x86move::{decode, effective, perform, Context, Regs, LONG};
+    let mut regs = Context(ctx.cast());
+    let ip = regs.ip() as usize;
+    // SAFETY: the bytes of the instruction that faulted (the CPU fetched
+    // them); `decode` reads no byte past the instruction's end.
+    let Some(m) = decode(|i| unsafe { ((ip + i) as *const u8).read() }, LONG) else {
+        return false;
+    };
+    if effective(&m, &regs, LONG) != addr as u64 || !w.in_view(addr + m.size - 1) {
+        return false;
+    }
+    // SAFETY: the access lies in the view (checked), whose pages are the
+    // same memory as the simulator's at the same offsets.
+    unsafe { perform(&m, &mut regs, (w.map + (addr - w.view)) as *mut u8, LONG) };
+    true
+}
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "x86")))]
+fn emulate(_w: &Watch, _addr: usize, _ctx: *mut c_void) -> bool {
+    false
 }
 
 extern "C" fn on_trap(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) {

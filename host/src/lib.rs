@@ -12,6 +12,7 @@ pub mod log;
 pub mod platform;
 pub mod shm;
 pub mod view_server;
+pub(crate) mod x86move;
 
 pub use host::{Host, HostError, HostStats, RunMode, Workgroup};
 pub use platform::{ChipKind, Emem, Platform};

@@ -21,6 +21,13 @@
  *                            the pointer, 1000 more, e_read of one word
  *                            (from another thread with thread), one more
  *                            access; prints the cycles that took
+ *   dramwatch ELF forms      while a core runs, the same x86-64 moves
+ *                            (loads and stores of every width, movzx,
+ *                            movsx, high byte and r8-r15 registers,
+ *                            SIB and 32-bit displacements, immediates)
+ *                            and one compare with memory through the
+ *                            pointer and on a buffer of its own: prints
+ *                            whether registers and bytes agree
  *   dramwatch ELF segv       faults outside DRAM after e_alloc: the
  *                            process must die of SIGSEGV as before
  *   dramwatch ELF trap       raises SIGTRAP with its own handler: the
@@ -70,6 +77,68 @@ static void *read_a_word(void *arg)
         die("e_read");
     return NULL;
 }
+
+#if defined(__x86_64__)
+/* The x86-64 moves the watch does in its handler (host/src/x86move.rs),
+ * and one instruction it steps (a compare with memory), on the 512 bytes
+ * at m; registers into o. The same code on the watched pointer and on a
+ * plain buffer must give the same registers and bytes. */
+#define LOAD(insn)                                                              \
+    do {                                                                        \
+        unsigned long long v = 0x5a5a5a5a5a5a5a5aull;                           \
+        __asm__ volatile(insn : "+Q"(v) : "r"(m), "r"(idx) : "memory");         \
+        o[k++] = v;                                                             \
+    } while (0)
+#define LOAD_IN(reg, insn)                                                      \
+    do {                                                                        \
+        register unsigned long long v __asm__(reg) = 0xa5a5a5a5a5a5a5a5ull;     \
+        __asm__ volatile(insn : "+r"(v) : "r"(m), "r"(idx) : "memory");         \
+        o[k++] = v;                                                             \
+    } while (0)
+#define STORE(insn)                                                             \
+    __asm__ volatile(insn : : "r"(m), "r"(idx), "Q"(0x0123456789abcdefull) : "memory")
+
+static int forms(unsigned char *m, unsigned long long *o)
+{
+    unsigned long long idx = 3;
+    int k = 0;
+    LOAD("movb 1(%1), %b0");
+    LOAD("movb 2(%1), %h0");
+    LOAD("movw 3(%1), %w0");
+    LOAD("movl 4(%1,%2,8), %k0");
+    LOAD("movq 0x100(%1), %0");
+    LOAD("movzbl 0x81(%1), %k0");
+    LOAD("movzwq 0x82(%1,%2,2), %0");
+    LOAD("movsbl 0x85(%1), %k0");
+    LOAD("movswq 0x86(%1), %0");
+    LOAD("movslq 0x88(%1), %0");
+    LOAD_IN("r9", "movl -4(%1,%2,8), %k0");
+    LOAD_IN("r13", "movq 0x1f8(%1), %0");
+    LOAD_IN("r10", "movb 0x190(%1,%2,1), %b0");
+    LOAD_IN("r11", "movw 0x44(%1,%2,4), %w0");
+    LOAD_IN("r8", "movsbw 0x90(%1), %w0");
+    STORE("movb %b2, 0x10(%0)");
+    STORE("movb %h2, 0x11(%0,%1,1)");
+    STORE("movw %w2, 0x13(%0)");
+    STORE("movl %k2, 0x17(%0)");
+    STORE("movq %2, 0x120(%0,%1,8)");
+    STORE("movb $0x5c, 0x30(%0)");
+    STORE("movw $0x1234, 0x31(%0)");
+    STORE("movl $0x89abcdef, 0x34(%0)");
+    STORE("movq $-2, 0x38(%0)");
+    {
+        register unsigned long long v __asm__("r14") = 0xfeedfacecafebeefull;
+        __asm__ volatile("movq %2, 0x1c0(%0,%1,4)" : : "r"(m), "r"(idx), "r"(v) : "memory");
+        __asm__ volatile("movb %b2, 0x1e0(%0)" : : "r"(m), "r"(idx), "r"(v) : "memory");
+    }
+    {
+        unsigned char eq;
+        __asm__ volatile("cmpl $0x0b0a0908, 8(%1)\n\tsete %0" : "=q"(eq) : "r"(m) : "memory", "cc");
+        o[k++] = eq;
+    }
+    return k;
+}
+#endif
 
 /* One session, e_init to e_finalize. */
 static void session(int argc, char **argv)
@@ -195,6 +264,36 @@ static void session(int argc, char **argv)
         w[2] = 4;
         unsigned long long t3 = epsim_now();
         printf("reopen %llu %llu %llu sum %u\n", t1 - t0, t2 - t1, t3 - t2, w[1000]);
+    } else if (!strcmp(what, "forms")) {
+#if defined(__x86_64__)
+        static unsigned char mine[512];
+        unsigned char *d = (unsigned char *)mem.base + DATA_AT;
+        for (unsigned i = 0; i < sizeof mine; i++)
+            mine[i] = d[i] = (unsigned char)(i * 13 + 0x80);
+        /* A core runs meanwhile: each access is charged and done. */
+        b->n = 10;
+        b->ack = 0;
+        b->flag = 0;
+        e_epiphany_t dev;
+        if (e_open(&dev, 0, 0, 1, 1) != E_OK)
+            die("e_open");
+        if (e_load_group(argv[1], &dev, 0, 0, 1, 1, E_TRUE) != E_OK)
+            die("e_load_group");
+        unsigned long long got[32], want[32];
+        int n = forms(d, got);
+        forms(mine, want);
+        int regs = !memcmp(got, want, n * sizeof got[0]);
+        int bytes = !memcmp(d, mine, sizeof mine);
+        printf("forms %d registers %s bytes %s\n", n, regs ? "same" : "DIFFER", bytes ? "same" : "DIFFER");
+        while (b->flag != 1)
+            ;
+        b->ack = 1;
+        while (b->flag != 2)
+            ;
+        e_close(&dev);
+#else
+        printf("forms: x86-64 only\n");
+#endif
     } else if (!strcmp(what, "segv")) {
         b->flag = 0;
         fflush(stdout);
@@ -213,7 +312,7 @@ static void session(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: dramwatch ELF poll N [R] | memcpy [busy] | reopen [thread] | segv | trap\n");
+        fprintf(stderr, "usage: dramwatch ELF poll N [R] | memcpy [busy] | reopen [thread] | forms | segv | trap\n");
         return 2;
     }
     if (!strcmp(argv[2], "trap"))
