@@ -7,6 +7,7 @@ pub mod cli;
 pub mod config;
 pub mod core;
 pub mod disasm;
+pub(crate) mod evq;
 pub mod machine;
 pub mod memo;
 pub mod memory;

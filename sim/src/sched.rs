@@ -84,7 +84,9 @@
 //!
 //! [`Params::remote_read_extra`]: crate::timing::Params::remote_read_extra
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
+
+use crate::evq::{self, MinTree};
 
 use epsim_dma::{Dma, Effect as DmaEffect, Move, MoveOutcome, Source};
 use epsim_isa::state::{irq, status};
@@ -248,13 +250,11 @@ pub struct Timed {
     pub strict: bool,
     /// Times a core that ran ahead had to go back.
     pub rollbacks: u64,
-    /// Every core's earliest actions, ordered (the scheduler's queue):
-    /// its first action as `(cycle, rank, core)`, and the first cycle it
-    /// acts in at all (for the horizons); what each core has in them; and
+    /// Every core's earliest action (the scheduler's queue, `crate::evq`):
+    /// its first action, keyed `cycle << 64 | rank << 32 | core` (the
+    /// cycle is also the first it acts in at all, for the horizons); and
     /// the cores whose entries may be stale.
-    queue: BTreeSet<(u64, Rank, usize)>,
-    by_cycle: BTreeSet<(u64, usize)>,
-    entry: Vec<Option<Entry>>,
+    queue: MinTree,
     dirty: Vec<usize>,
     /// Read responses waiting to be sent, in time order: from external
     /// memory into the chip through the eLink (`true`), or from a core's
@@ -301,16 +301,29 @@ pub struct Timed {
 /// node's queue (`Timed::refused_at`): known only when the mesh frees one.
 const PARKED: u64 = u64::MAX;
 
-/// A core's place in the scheduler's queue: its first action (if any) and
-/// the cycle of it.
-type Entry = (Option<(u64, Rank, usize)>, u64);
-
 /// Why an agent is next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Rank {
     Delivery = 0,
     Core = 1,
     Dma = 2,
+}
+
+/// The cycle of a queue key (`Timed::queue`: cycle, rank, core).
+#[inline]
+fn key_cycle(key: u128) -> u64 {
+    (key >> 64) as u64
+}
+
+/// The action a queue key stands for.
+#[inline]
+fn key_action(key: u128) -> Option<(u64, Rank, usize)> {
+    let rank = match (key >> 32) as u32 {
+        0 => Rank::Delivery,
+        1 => Rank::Core,
+        _ => Rank::Dma,
+    };
+    (key != evq::NONE).then_some((key_cycle(key), rank, key as u32 as usize))
 }
 
 impl Timed {
@@ -387,9 +400,7 @@ impl Timed {
             lookahead: WIRE_LATENCY.max(1),
             strict: false,
             rollbacks: 0,
-            queue: BTreeSet::new(),
-            by_cycle: BTreeSet::new(),
-            entry: vec![None; m.cores.len()],
+            queue: MinTree::new(m.cores.len()),
             dirty: Vec::new(),
             outbox: VecDeque::new(),
             dram_writes: vec![0; m.cores.len()],
@@ -503,23 +514,24 @@ impl Timed {
             .mesh
             .earliest_arrival_bound()
             .map_or(parked, |b| b.min(parked));
-        let mut best = anywhere.saturating_add(near);
-        for &(e, k) in &self.by_cycle {
-            if e.saturating_add(near) >= best {
-                // (Ordered by cycle: no later entry comes sooner.)
-                break;
-            }
-            if k == i {
-                continue;
-            }
-            let l = if one {
-                self.lookahead
-            } else {
-                self.latency(k, i)
-            };
-            best = best.min(e.saturating_add(l));
-        }
-        best
+        let best = std::cell::Cell::new(anywhere.saturating_add(near));
+        // (No entry whose cycle plus the least latency is not below the
+        // best yet can come sooner.)
+        self.queue.search(
+            |key| key_cycle(key).saturating_add(near) < best.get(),
+            |k, key| {
+                let e = key_cycle(key);
+                if k != i {
+                    let l = if one {
+                        self.lookahead
+                    } else {
+                        self.latency(k, i)
+                    };
+                    best.set(best.get().min(e.saturating_add(l)));
+                }
+            },
+        );
+        best.get()
     }
 
     /// Cycles from core `j`'s SYNC to the interrupt at core `i`: the wave
@@ -624,13 +636,8 @@ impl Machine {
     /// Puts core `k`'s earliest actions, as they are now, in the
     /// scheduler's queue.
     fn refresh(&self, t: &mut Timed, k: usize) {
-        if let Some((first, e)) = t.entry[k].take() {
-            if let Some(f) = first {
-                t.queue.remove(&f);
-            }
-            t.by_cycle.remove(&(e, k));
-        }
         if !self.in_scan(t, k) {
+            t.queue.set(k, evq::NONE);
             return;
         }
         let (o, d) = self.earliest(t, k);
@@ -645,12 +652,12 @@ impl Machine {
                 first = Some((time, rank, k));
             }
         }
-        let e = first.map_or(u64::MAX, |f| f.0);
-        if let Some(f) = first {
-            t.queue.insert(f);
-            t.by_cycle.insert((e, k));
-        }
-        t.entry[k] = Some((first, e));
+        t.queue.set(
+            k,
+            first.map_or(evq::NONE, |(e, r, k)| {
+                u128::from(e) << 64 | (r as u128) << 32 | k as u128
+            }),
+        );
     }
 
     /// Runs in timed mode until the program ends, faults, or the cycle
@@ -699,13 +706,12 @@ impl Machine {
                 }
             }
             let limit = cond.unwrap_or(max);
-            let mut next = t.queue.first().copied();
+            let (first, second) = t.queue.first_two();
+            let mut next = key_action(first);
             // The two smallest earliest actions of any core (an action of
             // its own, its DMA engine's, a delivery), for the horizons.
-            let mut least = [(u64::MAX, usize::MAX); 2];
-            for (k, &(e, i)) in t.by_cycle.iter().take(2).enumerate() {
-                least[k] = (e, i);
-            }
+            let least = [first, second]
+                .map(|key| key_action(key).map_or((u64::MAX, usize::MAX), |(e, _, i)| (e, i)));
             // Responses waiting to be sent (from external memory, or from a
             // node whose queue was full).
             let ext_at = t.outbox.front().map(|e| e.0);
