@@ -34,7 +34,13 @@
 //!   go through the detailed model;
 //! * blocks that touch external memory, run with a core timer counting
 //!   anything but clock cycles (the clock's count waits: `timing::lazy_limit`),
-//!   are traced, or could reach the cycle budget are never memoised;
+//!   are traced, or could reach the cycle budget are never memoised; but
+//!   for loads from DRAM answered in the block in a run lent the network
+//!   (`core::solo::InBlock`): the key holds also the read port's busy
+//!   time relative to `base`, the record each load's issue, the port's
+//!   time before it, its arrival at external memory and its latency, and
+//!   a replay sends each load's trips at its issue and goes on only if
+//!   each arrives as recorded;
 //! * a block of DRAM code is recorded only when each line it read reached
 //!   external memory's read port free (`timing::DramLog`), and replayed
 //!   only when the port is free by its first read's arrival and no other

@@ -422,7 +422,6 @@ fn run(
                     "{who}block schedules:      {} replayed ({} followed), {} recorded",
                     core.memo.hits, core.memo.followed, core.memo.misses
                 );
-                if std::env::var_os("DBG").is_some() { epsim_sim::core::dbg_print(); }
             }
             if c.idle > 0 {
                 eprintln!("{who}idle cycles:          {}", c.idle);

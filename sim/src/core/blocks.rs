@@ -6,10 +6,10 @@
 use epsim_isa::exec::{exec_next, exec_ref};
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
+use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
 use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
-use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
 use crate::memo::{Memo, Run};
 use crate::timing::{
     count_before, events, events_at, tick_timers, timers_on, Done, Issue, Pipeline,
@@ -614,7 +614,10 @@ fn solo_block<const REC: bool>(
     // this long before the run ends (and before anything else acts): the
     // rest of the block then fits as `dram_block_fits` reckons a block.
     let margin = {
-        let (first, lastl) = (insns[0].pc >> 3, (insns[done - 1].pc + insns[done - 1].len as u32 - 1) >> 3);
+        let (first, lastl) = (
+            insns[0].pc >> 3,
+            (insns[done - 1].pc + insns[done - 1].len as u32 - 1) >> 3,
+        );
         let lines = u64::from(lastl.wrapping_sub(first)).min(done as u64) + 1;
         let p = &pipe.port;
         let per_line = p.out + p.back + pipe.params.dram_read_interval + 64;
@@ -633,7 +636,9 @@ fn solo_block<const REC: bool>(
         let r = memo.record(r);
         r.solo().len() == nsolo && r.replayable(pipe)
     };
-    let mut found = memo.follow(chain, base, run).filter(|&r| fits(memo, pipe, r));
+    let mut found = memo
+        .follow(chain, base, run)
+        .filter(|&r| fits(memo, pipe, r));
     let followed = found.is_some();
     memo.followed += u64::from(followed);
     // The key: the entry state, and the read port's busy time relative
@@ -671,8 +676,16 @@ fn solo_block<const REC: bool>(
             let issue = (b + e.issue) as u64;
             let mut busy = (b + e.busy).max(0) as u64;
             let access = solo.block.access[j];
-            let (outcome, arrive) =
-                solo.trip(id, &pipe.params, &mut busy, dram, access, issue, limit, margin);
+            let (outcome, arrive) = solo.trip(
+                id,
+                &pipe.params,
+                &mut busy,
+                dram,
+                access,
+                issue,
+                limit,
+                margin,
+            );
             let sent = Sent {
                 issue: issue as i64,
                 busy: 0,
@@ -705,9 +718,7 @@ fn solo_block<const REC: bool>(
                 }
             }
         }
-        if !ok { DBG[1].fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
         if ok {
-            DBG[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let quiet = pipe.quiet;
             let chains = r.chains_at(base);
             let last_issue = pipe.replay(r, target);
@@ -737,8 +748,8 @@ fn solo_block<const REC: bool>(
     }
     if memoisable {
         memo.misses += 1;
-    } else { DBG[2].fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
-    DBG[3].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    } else {
+    }
     // The detailed model over what ran, each load from DRAM timed at its
     // issue.
     let quiet = pipe.quiet;
@@ -783,7 +794,10 @@ fn solo_block<const REC: bool>(
             let busy0 = pipe.port.busy;
             let answered = if j < solo.block.npre {
                 let p = solo.block.pre[j];
-                debug_assert_eq!(p.issue, c1 as i64, "a load's issue moved in its replay's check");
+                debug_assert_eq!(
+                    p.issue, c1 as i64,
+                    "a load's issue moved in its replay's check"
+                );
                 pipe.port.busy = p.busy_after;
                 (p.latency != 0).then_some((p.arrive as u64, p.latency))
             } else {
@@ -814,7 +828,6 @@ fn solo_block<const REC: bool>(
                 len = ilen;
                 last = Some(Step::Stall);
                 stopped = true;
-                DBG[4].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 break;
             };
             sent[j] = Sent {
@@ -862,7 +875,7 @@ fn solo_block<const REC: bool>(
     *now = last_issue + 1;
     let needed = pipe.take_need();
     debug_assert!(!needed, "a memoised block of DRAM code needed the machine");
-    if !pipe.dram_log.clean { DBG[5].fetch_add(1, std::sync::atomic::Ordering::Relaxed); }
+    if !pipe.dram_log.clean {}
     if memoisable && !stopped && pipe.dram_log.clean {
         let mut stalls = stats.stalls;
         for (a, b) in stalls.iter_mut().zip(stalls0) {
@@ -886,6 +899,3 @@ fn solo_block<const REC: bool>(
     }
     (done, pc, len, last, issue)
 }
-
-pub static DBG: [std::sync::atomic::AtomicU64; 8] = [const { std::sync::atomic::AtomicU64::new(0) }; 8];
-pub fn dbg_print() { eprintln!("DBG {:?}", DBG.iter().map(|a| a.load(std::sync::atomic::Ordering::Relaxed)).collect::<Vec<_>>()); }

@@ -459,7 +459,8 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         };
         b.n += 1;
         self.solo_loaded = true;
-        self.codes.note_solo(matches!(size, Size::Byte | Size::Half));
+        self.codes
+            .note_solo(matches!(size, Size::Byte | Size::Half));
         Some(self.dram.read(off, len))
     }
 

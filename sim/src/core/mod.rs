@@ -29,7 +29,6 @@ mod blocks;
 mod bus;
 mod solo;
 
-pub use blocks::dbg_print;
 pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as SoloWaiting};
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};

@@ -9,6 +9,11 @@
 //! the instruction gets its data at once, with the latency the machine
 //! would give it (what sending the request when it became the earliest
 //! action of all and stepping both packets gives).
+//!
+//! In a memoised block the bus answers such loads as the block executes
+//! and the block's timing sends their trips at their issue ([`InBlock`],
+//! `core::blocks::solo_block`), so that a loop loading from DRAM is
+//! replayed whole.
 
 use epsim_isa::{ArchState, MemFault};
 use epsim_mesh::{Kind, Mesh, NodeId, Packet, Target};
