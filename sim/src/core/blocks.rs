@@ -748,7 +748,6 @@ fn solo_block<const REC: bool>(
     }
     if memoisable {
         memo.misses += 1;
-    } else {
     }
     // The detailed model over what ran, each load from DRAM timed at its
     // issue.
@@ -761,7 +760,8 @@ fn solo_block<const REC: bool>(
     let mut k = 0;
     let mut j = 0;
     let mut stopped = false;
-    for i in 0..done {
+    let ran = done;
+    for i in 0..ran {
         let (ipc, ilen) = (insns[i].pc, insns[i].len as u32);
         let mut is = pipe.issue(&timing[i], ipc, ilen);
         let code = if insns[i].class == OpClass::LoadStore && k < nmem {
@@ -855,7 +855,7 @@ fn solo_block<const REC: bool>(
                 false,
             ));
         }
-        let jumped_to = if i + 1 == done { target } else { None };
+        let jumped_to = if i + 1 == ran { target } else { None };
         let info = Done {
             mem,
             sub_word: code.is_some_and(|c| c & 16 != 0),
@@ -875,7 +875,6 @@ fn solo_block<const REC: bool>(
     *now = last_issue + 1;
     let needed = pipe.take_need();
     debug_assert!(!needed, "a memoised block of DRAM code needed the machine");
-    if !pipe.dram_log.clean {}
     if memoisable && !stopped && pipe.dram_log.clean {
         let mut stalls = stats.stalls;
         for (a, b) in stalls.iter_mut().zip(stalls0) {
