@@ -34,13 +34,20 @@
 //!   go through the detailed model;
 //! * blocks that touch external memory, run with a core timer counting
 //!   anything but clock cycles (the clock's count waits: `timing::lazy_limit`),
-//!   are traced, or could reach the cycle budget are never memoised;
+//!   are traced, or could reach the cycle budget are never memoised; but
+//!   for loads from DRAM answered in the block in a run lent the network
+//!   (`core::solo::InBlock`): the key holds also the read port's busy
+//!   time relative to `base`, the record each load's issue, the port's
+//!   time before it, its arrival at external memory and its latency, and
+//!   a replay sends each load's trips at its issue and goes on only if
+//!   each arrives as recorded;
 //! * a block of DRAM code is recorded only when each line it read reached
 //!   external memory's read port free (`timing::DramLog`), and replayed
 //!   only when the port is free by its first read's arrival and no other
 //!   read can reach the memory before its last: its fetch cost is then a
 //!   function of the entry state, as the rest of its timing is.
 
+use crate::core::SoloSent as Sent;
 use crate::timing::{Fetch, Pipeline, Stall, Timing, AFLAGS_SLOT, BFLAGS_SLOT, NONE, STRIDE, ZERO};
 use epsim_isa::deps::{AFLAGS, BFLAGS};
 use epsim_isa::OpClass;
@@ -93,6 +100,12 @@ impl Key {
             b[..c.len()].copy_from_slice(c);
             self.push(u64::from_le_bytes(b))
         })
+    }
+
+    /// Adds a word to the key built by [`Pipeline::key`]; false if full.
+    #[inline(always)]
+    pub fn push_word(&mut self, w: u64) -> bool {
+        self.push(w)
     }
 
     #[inline(always)]
@@ -157,6 +170,14 @@ pub struct Record {
     /// first and last arrival there, and when the read port is free after
     /// it (`Pipeline::dram_replayable`).
     dram: Option<(i64, i64, i64)>,
+    /// The loads from DRAM answered in the block (`core::solo::InBlock`),
+    /// relative to `base` but `busy_after`, in order; and the read port's
+    /// busy time after the block if there are any.
+    solo: Box<[Sent]>,
+    port_after: Option<i64>,
+    /// With such loads: the cycle the core is blocked until after the
+    /// block (relative), why, and whether by a load.
+    blocked: Option<(i64, Stall, bool)>,
 }
 
 /// The records of one core.
@@ -328,6 +349,18 @@ impl Memo {
             .map(|&(_, id)| id)
     }
 
+    /// Whether `chain`'s record leaves external memory's read port as a
+    /// function of itself (it read DRAM lines, or loaded from DRAM in the
+    /// block): a block loading from DRAM can follow it.
+    #[inline]
+    pub fn pins_port(&self, chain: Chain) -> bool {
+        chain.epoch == self.epoch
+            && self
+                .records
+                .get(chain.record as usize)
+                .is_some_and(|r| r.dram.is_some() || r.port_after.is_some())
+    }
+
     /// Remembers that `id` followed `chain`'s record for `run`.
     pub fn link(&mut self, chain: Option<Chain>, base: u64, run: Option<Run>, id: u32) {
         let (Some(c), Some(run)) = (chain, run) else {
@@ -482,7 +515,9 @@ impl Pipeline {
     }
 
     /// Records what the block that ran from `base` (the entry's `next`)
-    /// to now did, `timing` being the instructions that ran.
+    /// to now did, `timing` being the instructions that ran and `solo` its
+    /// loads answered in it (relative to `base`).
+    #[allow(clippy::too_many_arguments)]
     pub fn record(
         &self,
         base: u64,
@@ -491,6 +526,7 @@ impl Pipeline {
         dual: u64,
         stalls: [u64; crate::timing::NSTALL],
         redirect: Option<u64>,
+        solo: &[Sent],
     ) -> Record {
         let b = base as i64;
         let rel = |slot: usize| (self.ready[slot] as i64 - b) as i32;
@@ -557,6 +593,15 @@ impl Pipeline {
                     self.port.busy as i64 - b,
                 )
             }),
+            solo: solo.into(),
+            port_after: (!solo.is_empty()).then(|| self.port.busy as i64 - b),
+            blocked: (!solo.is_empty()).then(|| {
+                (
+                    self.blocked_until as i64 - b,
+                    self.blocked_reason,
+                    self.blocked_by_load,
+                )
+            }),
         }
     }
 
@@ -620,6 +665,14 @@ impl Pipeline {
         if let Some((_, _, busy)) = r.dram {
             self.set_port_busy(at(busy));
         }
+        if let Some(busy) = r.port_after {
+            self.set_port_busy(at(busy));
+        }
+        if let Some((until, reason, by_load)) = r.blocked {
+            self.blocked_until = (b + until).max(0) as u64;
+            self.blocked_reason = reason;
+            self.blocked_by_load = by_load;
+        }
         if let (Some(rel), Some(t)) = (r.redirect, target) {
             // (redirect() clears the chain; the caller sets it after.)
             self.redirect(t, at(rel));
@@ -644,6 +697,11 @@ impl Record {
     pub fn replayable(&self, pipe: &Pipeline) -> bool {
         self.dram
             .is_none_or(|(first, last, _)| pipe.dram_replayable(first, last))
+    }
+    /// Its loads answered in the block (`core::solo::InBlock`).
+    #[inline(always)]
+    pub fn solo(&self) -> &[Sent] {
+        &self.solo
     }
     pub fn dual(&self) -> u64 {
         self.dual

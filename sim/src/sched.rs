@@ -1191,6 +1191,7 @@ impl Machine {
                 ext_size: self.config.ext_size,
                 chip: self.config.chip(),
                 waiting: None,
+                block: Default::default(),
             })
         });
         std::mem::swap(&mut solo.mesh, &mut t.mesh);

@@ -417,9 +417,9 @@ pub struct Pipeline {
     /// The core may not issue before this cycle (a blocking load, a full
     /// store queue), and why.
     pub(crate) blocked_until: u64,
-    blocked_reason: Stall,
+    pub(crate) blocked_reason: Stall,
     /// The block is a load's (the core waits for its data), not a store's.
-    blocked_by_load: bool,
+    pub(crate) blocked_by_load: bool,
     /// Local SRAM: addresses below `sram_size` or in `id_bits << 20`.
     sram_size: u32,
     id_bits: u32,

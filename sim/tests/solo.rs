@@ -66,3 +66,22 @@ fn a_program_in_dram_times_its_loads_as_in_strict_order() {
     assert!(out.starts_with("strcmp: "), "{out}");
     assert!(solo > 10_000, "only {solo} loads timed alone");
 }
+
+#[test]
+fn loads_answered_in_their_blocks_time_as_in_strict_order() {
+    // Core (0,0)'s compare loop in DRAM, two loads a block: the second
+    // continuing the eLink's burst or breaking it from the same code and
+    // pipeline state (a replay's check finds it off its record), the read
+    // port busy with the loop's own fetches, six loads in one block, a
+    // store after a load in its block, a compare timed by CTIMER0; with
+    // rank 1 storing into the compared line and rank 2 elsewhere in DRAM.
+    for (rows, cols) in [(1, 1), (1, 2), (2, 2)] {
+        let name = format!("dram_block {rows}x{cols}");
+        let (out, solo) = fast_is_strict(&name, || {
+            machine_with_group("multi/dram_block.elf", Config::parallella16(), rows, cols)
+        });
+        assert!(out.contains("dram_block: six 1442"), "{name}: {out}");
+        assert!(out.contains("dram_block: timed 20\n"), "{name}: {out}");
+        assert!(solo > 500, "{name}: only {solo} loads timed alone");
+    }
+}

@@ -6,6 +6,7 @@
 use epsim_isa::exec::{exec_next, exec_ref};
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
+use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
 use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
@@ -202,13 +203,36 @@ pub(super) fn memo_block<const REC: bool>(
     stats: &mut CoreStats,
     memo: &mut Memo,
     now: &mut u64,
+    id: CoreId,
+    limit: u64,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     // Execute as plainly as functional mode does; the bus records where
-    // each load/store went as its replay-key code (`MemCodes`).
+    // each load/store went as its replay-key code (`MemCodes`). In a run
+    // lent the network, loads from DRAM are answered as they execute
+    // (`solo::InBlock`; not with the timers on, nor after an access the
+    // machine answered).
     bus.full_rec = false;
     bus.codes.clear();
+    let solo_on = !bus.lazy_timers
+        && bus.answer.is_none()
+        && match bus.solo.as_deref_mut() {
+            Some(solo) if solo.until > 0 => {
+                solo.block.n = 0;
+                solo.block.npre = 0;
+                true
+            }
+            _ => false,
+        };
+    bus.solo_on = solo_on;
     let (done, pc, len, last) = plain_block(s, bus, insns, entry);
+    bus.solo_on = false;
     bus.full_rec = true;
+    if std::mem::take(&mut bus.solo_loaded) {
+        return solo_block(
+            s, bus, insns, timing, live, entry, pipe, stats, memo, now, id, limit, done, pc, len,
+            last,
+        );
+    }
     let MemCodes {
         ref codes,
         n: nmem,
@@ -343,6 +367,7 @@ pub(super) fn memo_block<const REC: bool>(
             stats.dual - dual0,
             stalls,
             redirect,
+            &[],
         );
         let chains = r.chains_at(base);
         let id = memo.put(r);
@@ -537,4 +562,339 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
         }
     }
     (done, pc, len, last, issued)
+}
+
+/// [`memo_block`] for a block that loaded from DRAM as it executed
+/// (`solo::InBlock`; `done`, `pc`, `len`, `last` as its execution ended):
+/// its key holds also the read port's busy time relative to the entry, so
+/// that each load's issue and the port's state it meets are functions of
+/// the key. A replay sends each load's trips at the issue the record
+/// holds and checks that each arrives as recorded; from the first that
+/// does not, the detailed model times the block, taking the trips already
+/// sent as they are. A load whose trips cannot be timed at its issue (the
+/// network or the run's end) takes the core's state back to before it and
+/// stops the block there, the load deferred to the machine as usual.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[inline(never)]
+fn solo_block<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    timing: &[Timing],
+    live: &[(u8, u8)],
+    entry: u32,
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    now: &mut u64,
+    id: CoreId,
+    limit: u64,
+    mut done: usize,
+    mut pc: u32,
+    mut len: u32,
+    mut last: Option<Step>,
+) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
+    let MemCodes {
+        codes,
+        n: nmem,
+        external,
+        remote,
+    } = bus.codes;
+    let target = match last {
+        Some(Step::Jump { target }) => Some(target),
+        _ => None,
+    };
+    let (Some(solo), dram) = (bus.solo.as_deref_mut(), &*bus.dram) else {
+        unreachable!("invariant: loads answered in a block have a lent run");
+    };
+    let nsolo = solo.block.n;
+    let base = pipe.next_issue();
+    let chain = pipe.chain.take();
+    // Each load is answered in the block only if its response is back
+    // this long before the run ends (and before anything else acts): the
+    // rest of the block then fits as `dram_block_fits` reckons a block.
+    let margin = {
+        let (first, lastl) = (
+            insns[0].pc >> 3,
+            (insns[done - 1].pc + insns[done - 1].len as u32 - 1) >> 3,
+        );
+        let lines = u64::from(lastl.wrapping_sub(first)).min(done as u64) + 1;
+        let p = &pipe.port;
+        let per_line = p.out + p.back + pipe.params.dram_read_interval + 64;
+        64 + 16 * done as u64 + lines * per_line
+    };
+    // The record that followed the last one for the same run, if that one
+    // left the read port's state as a function of itself, else the one
+    // the full key finds.
+    let run = if external {
+        None
+    } else {
+        Run::of(entry, done, target.is_some(), &codes[..nmem])
+            .filter(|_| chain.is_some_and(|c| memo.pins_port(c)))
+    };
+    let fits = |memo: &Memo, pipe: &Pipeline, r: u32| {
+        let r = memo.record(r);
+        r.solo().len() == nsolo && r.replayable(pipe)
+    };
+    let mut found = memo
+        .follow(chain, base, run)
+        .filter(|&r| fits(memo, pipe, r));
+    let followed = found.is_some();
+    memo.followed += u64::from(followed);
+    // The key: the entry state, and the read port's busy time relative
+    // to it (none before it matters: every read the block makes arrives
+    // after its entry, or at the first fetch, which `replayable` finds
+    // the port free for).
+    let key = |memo: &mut Memo, pipe: &Pipeline| {
+        let port_rel = pipe.port.busy as i64 - base as i64;
+        !external
+            && port_rel < 1 << 16
+            && pipe.key(
+                &mut memo.key,
+                entry,
+                done,
+                live,
+                timing[0].touches,
+                target.is_some(),
+                &codes[..nmem],
+            )
+            && memo.key.push_word(port_rel.max(0) as u64 | 1 << 32)
+    };
+    let mut memoisable = found.is_some() || key(memo, pipe);
+    if memoisable && found.is_none() {
+        found = memo.get().filter(|&r| fits(memo, pipe, r));
+        if let Some(r) = found {
+            memo.link(chain, base, run, r);
+        }
+    }
+    if let Some(rid) = found {
+        // Send each load's trips as the record has them.
+        let r = memo.record(rid);
+        let b = base as i64;
+        let mut ok = true;
+        for (j, e) in r.solo().iter().enumerate() {
+            let issue = (b + e.issue) as u64;
+            let mut busy = (b + e.busy).max(0) as u64;
+            let access = solo.block.access[j];
+            let (outcome, arrive) = solo.trip(
+                id,
+                &pipe.params,
+                &mut busy,
+                dram,
+                access,
+                issue,
+                limit,
+                margin,
+            );
+            let sent = Sent {
+                issue: issue as i64,
+                busy: 0,
+                arrive: arrive as i64,
+                latency: 0,
+                busy_after: busy,
+            };
+            match outcome {
+                SoloOutcome::Answered(a) => {
+                    solo.block.pre[j] = Sent {
+                        latency: a.latency,
+                        ..sent
+                    };
+                    if arrive as i64 != b + e.arrive || a.latency != e.latency {
+                        solo.block.npre = j + 1;
+                        ok = false;
+                        break;
+                    }
+                }
+                SoloOutcome::Waits => {
+                    solo.block.pre[j] = sent;
+                    solo.block.npre = j + 1;
+                    ok = false;
+                    break;
+                }
+                SoloOutcome::No => {
+                    solo.block.npre = j;
+                    ok = false;
+                    break;
+                }
+            }
+        }
+        if ok {
+            let quiet = pipe.quiet;
+            let chains = r.chains_at(base);
+            let last_issue = pipe.replay(r, target);
+            stats.dual += r.dual();
+            for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
+                *a += b;
+            }
+            if chains {
+                pipe.chain = Some(memo.chain(rid, quiet));
+            }
+            memo.hits += 1;
+            *now = last_issue + 1;
+            let issue = Issue {
+                cycle: last_issue,
+                stall: 0,
+                reason: Stall::Dependency,
+                dual: false,
+                waits: crate::timing::Waits::NONE,
+            };
+            return (done, pc, len, last, Some(issue));
+        }
+    }
+    if followed {
+        // (The record found without its key was off: the key is built
+        // now, for the record the detailed model makes.)
+        memoisable = key(memo, pipe);
+    }
+    if memoisable {
+        memo.misses += 1;
+    }
+    // The detailed model over what ran, each load from DRAM timed at its
+    // issue.
+    let quiet = pipe.quiet;
+    let (dual0, stalls0) = (stats.dual, stats.stalls);
+    pipe.dram_log_start();
+    let mut issue = None;
+    let mut redirect = None;
+    let mut sent = [Sent::default(); BLOCK_LOADS];
+    let mut k = 0;
+    let mut j = 0;
+    let mut stopped = false;
+    let ran = done;
+    for i in 0..ran {
+        let (ipc, ilen) = (insns[i].pc, insns[i].len as u32);
+        let mut is = pipe.issue(&timing[i], ipc, ilen);
+        let code = if insns[i].class == OpClass::LoadStore && k < nmem {
+            k += 1;
+            Some(codes[k - 1])
+        } else {
+            None
+        };
+        let mut mem = code.map(|c| {
+            let place = match c & 7 {
+                5 => TPlace::External,
+                6 => TPlace::Remote {
+                    latency: remote.0,
+                    external: remote.1,
+                },
+                4 => TPlace::Local(None),
+                b => TPlace::Local(Some(b)),
+            };
+            (place, c & 8 != 0)
+        });
+        if code.is_some_and(|c| c & 7 == 7) {
+            // As the machine would: the issue that finds the access
+            // (taken back if the instruction spans two lines), its
+            // trips, and the issue again with the data there.
+            let c1 = is.cycle;
+            let spans = ipc >> 3 != (ipc + ilen - 1) >> 3;
+            if spans {
+                pipe.unissue();
+            }
+            let busy0 = pipe.port.busy;
+            let answered = if j < solo.block.npre {
+                let p = solo.block.pre[j];
+                debug_assert_eq!(
+                    p.issue, c1 as i64,
+                    "a load's issue moved in its replay's check"
+                );
+                pipe.port.busy = p.busy_after;
+                (p.latency != 0).then_some((p.arrive as u64, p.latency))
+            } else {
+                let mut busy = pipe.port.busy;
+                let access = solo.block.access[j];
+                let (outcome, arrive) =
+                    solo.trip(id, &pipe.params, &mut busy, dram, access, c1, limit, margin);
+                pipe.port.busy = busy;
+                match outcome {
+                    SoloOutcome::Answered(a) => Some((arrive, a.latency)),
+                    _ => None,
+                }
+            };
+            let Some((arrive, latency)) = answered else {
+                // Back to before the load: the machine sends it (or, if
+                // its request went, waits for the response).
+                if !spans {
+                    pipe.unissue();
+                }
+                let b = &solo.block;
+                s.clone_from(&b.snaps[j]);
+                s.pc = ipc;
+                bus.deferred = Some(b.access[j]);
+                bus.solo_split = false;
+                bus.codes.n = k - 1;
+                done = i;
+                pc = ipc;
+                len = ilen;
+                last = Some(Step::Stall);
+                stopped = true;
+                break;
+            };
+            sent[j] = Sent {
+                issue: c1 as i64 - base as i64,
+                busy: busy0 as i64 - base as i64,
+                arrive: arrive as i64 - base as i64,
+                latency,
+                busy_after: 0,
+            };
+            j += 1;
+            if spans {
+                // (Lines found again that the first issue read keep the
+                // block's fetch timing a function of its entry.)
+                let (log, busy) = (pipe.dram_log, pipe.port.busy);
+                is = pipe.issue(&timing[i], ipc, ilen);
+                if pipe.port.busy == busy {
+                    pipe.dram_log = log;
+                }
+            }
+            mem = Some((
+                TPlace::Remote {
+                    latency,
+                    external: true,
+                },
+                false,
+            ));
+        }
+        let jumped_to = if i + 1 == ran { target } else { None };
+        let info = Done {
+            mem,
+            sub_word: code.is_some_and(|c| c & 16 != 0),
+            jumped_to,
+        };
+        pipe.complete(&is, &timing[i], ipc, &info);
+        stats.count(&is);
+        if jumped_to.is_some() {
+            redirect = Some(is.cycle + 1 + pipe.params.branch_taken);
+        }
+        issue = Some(is);
+    }
+    if done == 0 {
+        return (0, pc, len, last, None);
+    }
+    let last_issue = issue.map_or(base, |i| i.cycle);
+    *now = last_issue + 1;
+    let needed = pipe.take_need();
+    debug_assert!(!needed, "a memoised block of DRAM code needed the machine");
+    if memoisable && !stopped && pipe.dram_log.clean {
+        let mut stalls = stats.stalls;
+        for (a, b) in stalls.iter_mut().zip(stalls0) {
+            *a -= b;
+        }
+        let r = pipe.record(
+            base,
+            &timing[..done],
+            last_issue,
+            stats.dual - dual0,
+            stalls,
+            redirect,
+            &sent[..j],
+        );
+        let chains = r.chains_at(base);
+        let rid = memo.put(r);
+        memo.link(chain, base, run, rid);
+        if chains {
+            pipe.chain = Some(memo.chain(rid, quiet));
+        }
+    }
+    (done, pc, len, last, issue)
 }

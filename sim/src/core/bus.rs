@@ -5,6 +5,7 @@
 use epsim_isa::state::{irq, sreg};
 use epsim_isa::{Access, ArchState, Bus, MemFault, Size, Sreg};
 
+use super::solo::{SoloLoads, BLOCK_LOADS};
 use super::{dma_load, OtherRegs, DEBUG_HALT};
 use crate::config::CoreId;
 use crate::memory::CodeMem;
@@ -202,11 +203,22 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// instruction not executed) for the detailed model to run it.
     pub(super) lazy_timers: bool,
     pub(super) timer_stall: bool,
+    /// Timed mode, in a run lent the network: its loads from DRAM
+    /// (`SoloLoads`).
+    pub(super) solo: Option<&'a mut SoloLoads>,
+    /// A memoised block executing: loads from DRAM are answered at once
+    /// from DRAM (`solo::InBlock`).
+    pub(super) solo_on: bool,
+    /// Such a load was answered in the block: a store, TESTSET or write
+    /// of a special register ends it before it (`solo_split` set).
+    pub(super) solo_loaded: bool,
+    pub(super) solo_split: bool,
 }
 
 /// The memory accesses of a block as its replay key names them: per
 /// load/store its bank (4: a register, 5: external memory, 6: through the
-/// mesh), | 8 for a store, | 16 for a byte or half.
+/// mesh, 7: from DRAM answered in the block), | 8 for a store, | 16 for a
+/// byte or half.
 #[derive(Clone, Copy, Debug)]
 pub struct MemCodes {
     pub codes: [u8; crate::block::MAX_BLOCK],
@@ -231,6 +243,16 @@ impl MemCodes {
     pub fn clear(&mut self) {
         self.n = 0;
         self.external = false;
+    }
+
+    /// A load from DRAM answered in the block (`CoreBus::solo_answer`):
+    /// code 7.
+    #[inline]
+    fn note_solo(&mut self, sub: bool) {
+        if let Some(c) = self.codes.get_mut(self.n) {
+            *c = 7 | (sub as u8) << 4;
+            self.n += 1;
+        }
     }
 
     #[inline(always)]
@@ -290,6 +312,10 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             dma_reads: 0,
             lazy_timers: false,
             timer_stall: false,
+            solo: None,
+            solo_on: false,
+            solo_loaded: false,
+            solo_split: false,
         }
     }
 
@@ -368,7 +394,14 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 None => Access::Fault(MemFault::Unmapped),
             },
             Place::Mmr(_) => Access::Fault(MemFault::Protected),
-            Place::Remote => return self.deferred(addr, size, RemoteKind::Load),
+            Place::Remote => {
+                if self.solo_on {
+                    if let Some(v) = self.solo_answer(s, addr, size) {
+                        return Access::Ready(v);
+                    }
+                }
+                return self.deferred(addr, size, RemoteKind::Load);
+            }
             Place::Unmapped => Access::Fault(MemFault::Unmapped),
         };
         if REC {
@@ -394,6 +427,50 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 place,
             });
         }
+    }
+
+    /// A load from DRAM in a memoised block of a run lent the network,
+    /// answered at once from DRAM (`solo::InBlock`): its value, the
+    /// core's state before it kept; `None` if it goes through the machine.
+    #[cold]
+    #[inline(never)]
+    fn solo_answer(&mut self, s: &ArchState, addr: u32, size: Size) -> Option<u64> {
+        let solo = self.solo.as_deref_mut()?;
+        let len = size.bytes();
+        if self.answer.is_some() || solo.block.n == BLOCK_LOADS || self.chip.contains(addr >> 20) {
+            return None;
+        }
+        let off = crate::machine::dram_offset(self.chip, self.ext_base, solo.ext_size, addr);
+        if off >= solo.ext_size
+            || !self.dram.contains(off, len)
+            || !matches!(
+                solo.mesh.geometry().classify(addr),
+                epsim_mesh::Target::External(_)
+            )
+        {
+            return None;
+        }
+        let b = &mut solo.block;
+        b.snaps[b.n].clone_from(s);
+        b.access[b.n] = RemoteAccess {
+            addr,
+            size,
+            kind: RemoteKind::Load,
+        };
+        b.n += 1;
+        self.solo_loaded = true;
+        self.codes
+            .note_solo(matches!(size, Size::Byte | Size::Half));
+        Some(self.dram.read(off, len))
+    }
+
+    /// Ends the block before an access that a load answered in it
+    /// (`solo_answer`) could not take back.
+    #[cold]
+    #[inline(never)]
+    fn solo_stop<T>(&mut self) -> Access<T> {
+        self.solo_split = true;
+        Access::Busy
     }
 
     /// An access the machine performs, as the semantics see it: `Busy`
@@ -629,6 +706,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
 
     #[inline(always)]
     fn store(&mut self, s: &mut ArchState, addr: u32, size: Size, value: u64) -> Access<()> {
+        if self.solo_loaded {
+            return self.solo_stop();
+        }
         let len = size.bytes();
         // Local SRAM first: one bounds check and one test for decoded code
         // nearby (an address inside it has its top 12 bits zero, so
@@ -691,6 +771,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     }
 
     fn testset(&mut self, _s: &mut ArchState, addr: u32, value: u32) -> Access<u32> {
+        if self.solo_loaded {
+            return self.solo_stop();
+        }
         // TESTSET needs a global address (isa.md §2.6).
         if addr >> 20 == 0 {
             return Access::Fault(MemFault::Protected);
@@ -750,6 +833,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
     }
 
     fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) -> Access<()> {
+        if self.solo_loaded {
+            return self.solo_stop();
+        }
         let off = sreg.mmr_addr();
         if is_dma(off) {
             let addr = self.id_bits << 20 | off;

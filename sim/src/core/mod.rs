@@ -29,7 +29,7 @@ mod blocks;
 mod bus;
 mod solo;
 
-pub use solo::{Outcome as SoloOutcome, SoloLoads, Waiting as SoloWaiting};
+pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as SoloWaiting};
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
 pub(crate) use bus::is_dma;
@@ -862,6 +862,10 @@ impl Core {
             }
             bus.answer = answer.take();
             bus.dram_via_mesh = *dram_via_mesh;
+            if TIMED && !TRACE {
+                // (Loads from DRAM alone on their way: `SoloLoads`.)
+                bus.solo = solo.as_deref_mut().filter(|x| x.until > 0);
+            }
             // A one-instruction block for code in another core's SRAM.
             let mut one = (
                 [Insn {
@@ -1044,6 +1048,8 @@ impl Core {
                         stats,
                         memo,
                         &mut now,
+                        id,
+                        limit,
                     );
                     bus.lazy_timers = false;
                     if timers {
@@ -1121,7 +1127,9 @@ impl Core {
                         Some(access) if TIMED && !TRACE => {
                             // A load from DRAM alone on its way: answered
                             // here (`SoloLoads`).
-                            let solo = solo.as_deref_mut().filter(|x| x.until > 0);
+                            // (Not if its request went in its block and
+                            // the core waits for the response.)
+                            let solo = bus.solo.as_deref_mut().filter(|x| x.waiting.is_none());
                             let found = blocks.lookup(pc);
                             if let (Some(solo), Some(b), None) = (solo, found, pipe.pending_fetch())
                             {
@@ -1178,6 +1186,9 @@ impl Core {
                             break 'run CoreExit::Remote { access, pc };
                         }
                         Some(access) => break 'run CoreExit::Remote { access, pc },
+                        // A block whose loads from DRAM were answered as
+                        // it ran ended before a store (`CoreBus::solo_stop`).
+                        None if std::mem::take(&mut bus.solo_split) => continue,
                         None if std::mem::take(&mut bus.timer_stall) => {
                             // A replayed block reached an access to the
                             // timers: it runs in the detailed model.

@@ -9,8 +9,13 @@
 //! the instruction gets its data at once, with the latency the machine
 //! would give it (what sending the request when it became the earliest
 //! action of all and stepping both packets gives).
+//!
+//! In a memoised block the bus answers such loads as the block executes
+//! and the block's timing sends their trips at their issue ([`InBlock`],
+//! `core::blocks::solo_block`), so that a loop loading from DRAM is
+//! replayed whole.
 
-use epsim_isa::MemFault;
+use epsim_isa::{ArchState, MemFault};
 use epsim_mesh::{Kind, Mesh, NodeId, Packet, Target};
 
 use super::{Answer, Chip, RemoteAccess, RemoteKind};
@@ -35,6 +40,8 @@ pub struct SoloLoads {
     /// A load whose request reached external memory but whose response
     /// could not be timed here: the machine sends it and the core waits.
     pub waiting: Option<Waiting>,
+    /// Loads answered in the block being run (`InBlock`).
+    pub block: InBlock,
 }
 
 /// See [`SoloLoads::waiting`].
@@ -72,11 +79,30 @@ impl SoloLoads {
         issue: u64,
         limit: u64,
     ) -> Outcome {
+        self.trip(id, params, busy, dram, access, issue, limit, 0).0
+    }
+
+    /// [`SoloLoads::load`], answered only if the response is back at
+    /// least `margin` cycles before the run's end and before `until`;
+    /// also the cycle the request reached external memory, if it did.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn trip(
+        &mut self,
+        id: CoreId,
+        params: &Params,
+        busy: &mut u64,
+        dram: &CodeMem,
+        access: RemoteAccess,
+        issue: u64,
+        limit: u64,
+        margin: u64,
+    ) -> (Outcome, u64) {
         if self.until == 0
             || access.kind != RemoteKind::Load
             || self.chip.contains(access.addr >> 20)
         {
-            return Outcome::No;
+            return (Outcome::No, 0);
         }
         let off = crate::machine::dram_offset(self.chip, self.ext_base, self.ext_size, access.addr);
         if off >= self.ext_size
@@ -85,7 +111,7 @@ impl SoloLoads {
                 Target::External(_)
             )
         {
-            return Outcome::No;
+            return (Outcome::No, 0);
         }
         let (latency, extra) = (params.dram_latency, params.remote_read_extra);
         let b = self.bound;
@@ -95,8 +121,9 @@ impl SoloLoads {
             .saturating_add(latency)
             .saturating_add(b)
             .saturating_add(extra);
-        if issue >= limit || last >= self.until || last > limit {
-            return Outcome::No;
+        let end = last.saturating_add(margin);
+        if issue >= limit || end >= self.until || end > limit {
+            return (Outcome::No, 0);
         }
         let node = NodeId::new(id.row, id.col);
         let bytes = access.size.bytes() as u8;
@@ -108,7 +135,7 @@ impl SoloLoads {
             bytes,
         };
         let Some(arrived) = self.mesh.solo_inject(issue, request) else {
-            return Outcome::No;
+            return (Outcome::No, 0);
         };
         // Read on arrival (`Machine::external_arrival`): nothing writes
         // DRAM before then.
@@ -134,13 +161,70 @@ impl SoloLoads {
                 leave,
                 value,
             });
-            return Outcome::Waits;
+            return (Outcome::Waits, arrived.at);
         };
         self.loads += 1;
-        Outcome::Answered(Answer {
+        let answer = Answer {
             addr: access.addr,
             value,
             latency: (back.at + extra - issue) as u32,
-        })
+        };
+        (Outcome::Answered(answer), arrived.at)
+    }
+}
+
+/// Loads from DRAM a memoised block answers as it executes, during a run
+/// lent the network ([`SoloLoads`]): the bus gives each its value from
+/// DRAM at once (nothing writes DRAM before the run ends) and keeps the
+/// core's state from before it; the block's timing then sends its trips
+/// at its issue (`core::blocks::memo_block`). One whose trips cannot be
+/// timed so takes the state back to before it, and goes through the
+/// machine as any other. No store, TESTSET or write of a special register
+/// follows such a load in its block (the bus ends the block before it:
+/// only the core's state would be taken back).
+pub struct InBlock {
+    /// Loads answered in the block so far.
+    pub n: usize,
+    pub access: [RemoteAccess; BLOCK_LOADS],
+    /// The core's state before each of them (but its PC).
+    pub snaps: [ArchState; BLOCK_LOADS],
+    /// The first `npre` loads' trips already sent (a replay's check found
+    /// the record off at the last of them, or at the one after): the
+    /// detailed model takes them as they are.
+    pub pre: [Sent; BLOCK_LOADS],
+    pub npre: usize,
+}
+
+/// At most this many loads from DRAM answered in one block.
+pub const BLOCK_LOADS: usize = 4;
+
+/// The trips of a load answered in a block: at its issue (relative to
+/// the block's entry in a record), the read port's busy time before it,
+/// its request's arrival at external memory, its latency, and (absolute
+/// only) the port's busy time after it; `latency` 0 if its response
+/// could not be timed (`SoloLoads::waiting` set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sent {
+    pub issue: i64,
+    pub busy: i64,
+    pub arrive: i64,
+    pub latency: u32,
+    pub busy_after: u64,
+}
+
+impl Default for InBlock {
+    fn default() -> Self {
+        let none = RemoteAccess {
+            addr: 0,
+            size: epsim_isa::Size::Byte,
+            kind: RemoteKind::Load,
+        };
+        InBlock {
+            n: 0,
+            access: [none; BLOCK_LOADS],
+            snaps: std::array::from_fn(|_| ArchState::new()),
+            pre: [Sent::default(); BLOCK_LOADS],
+            npre: 0,
+        }
     }
 }
