@@ -115,7 +115,7 @@ fn session(strict: bool, rounds: u32) -> (Log, Vec<String>, u64) {
                 }
                 polls += 1;
                 assert!(polls < 5_000, "round {round} never done on {core:?}");
-                if polls % 3 == 0 {
+                if polls.is_multiple_of(3) {
                     log.push((h.now(), "cores", cores(&h)));
                 }
                 match polls % 4 {
