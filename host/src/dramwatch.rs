@@ -547,7 +547,7 @@ fn fault(w: &Watch, addr: usize, ctx: *mut c_void) {
             // call runs it). Not if this thread holds the simulator (it
             // cannot run it; libe-hal's own code uses the other view).
             let guard = if w.armed.load(Ordering::Acquire) && !holds_lock() {
-                let mut g = w.inner.lock();
+                let mut g = w.inner.lock_dram();
                 let target = g.now.saturating_add(ACCESS_CYCLES);
                 g.run_to(target);
                 CHARGED.fetch_add(1, Ordering::Relaxed);

@@ -235,9 +235,30 @@ impl Inner {
         g
     }
 
+    /// The lock, for a call that touches nothing on the chip but external
+    /// memory and runs the chip on (an access to DRAM, a sleep, the
+    /// clock): the cores the last run left parked in their polling loops
+    /// (`Machine::keep_parked`) stay so (none of them reads or writes
+    /// external memory, and the next run goes on with them parked).
+    pub(crate) fn lock_dram(&self) -> SimGuard<'_> {
+        let g = self.take();
+        crate::dramwatch::close_view();
+        g
+    }
+
     /// The lock, for a look at the machine that changes nothing (the view
     /// server's): the DRAM pointer's view stays as it is.
     pub(crate) fn look(&self) -> SimGuard<'_> {
+        let mut g = self.take();
+        // The cores the last run left parked reach its end: the machine
+        // is as it would be had they run there.
+        if let Some(stop) = g.machine.settle_parked() {
+            g.ended(stop);
+        }
+        g
+    }
+
+    fn take(&self) -> SimGuard<'_> {
         self.waiting.fetch_add(1, Ordering::AcqRel);
         let g = self.sim.lock().unwrap_or_else(PoisonError::into_inner);
         self.waiting.fetch_sub(1, Ordering::AcqRel);
@@ -301,7 +322,7 @@ pub(crate) fn sleep_cycles(inner: &Inner, cycles: u64) {
     }
     inner.sleepers.fetch_add(1, Ordering::AcqRel);
     let _sleeping = Sleeping(&inner.sleepers);
-    let target = inner.lock().now.saturating_add(cycles);
+    let target = inner.lock_dram().now.saturating_add(cycles);
     loop {
         if inner.closed.load(Ordering::Acquire) {
             return;
@@ -311,7 +332,7 @@ pub(crate) fn sleep_cycles(inner: &Inner, cycles: u64) {
             std::thread::sleep(Duration::from_millis(5));
             continue;
         }
-        let mut g = inner.lock();
+        let mut g = inner.lock_dram();
         if g.now >= target {
             return;
         }
@@ -362,6 +383,9 @@ impl Host {
         for core in &mut machine.cores {
             core.reset();
         }
+        // A host polling the chip runs it in short runs: the cores that
+        // spin are left parked between them (`Inner::look` settles them).
+        machine.keep_parked = true;
         let dram = machine.dram.host_ptr();
         let inner = Arc::new(Inner {
             sim: Mutex::new(Sim {
@@ -668,8 +692,10 @@ impl Host {
     pub fn read_sram(&self, row: u32, col: u32, off: u32, buf: &mut [u8]) -> Result<(), HostError> {
         let i = self.core_index(row, col)?;
         self.check_sram(off, buf.len())?;
-        let mut g = self.inner.lock();
-        g.touch(i);
+        // (The cores left parked stay so: none writes its SRAM.)
+        let mut g = self.inner.lock_dram();
+        g.machine.end_run_ahead_to_read();
+        g.bring_up(i);
         buf.copy_from_slice(g.machine.cores[i].sram.read_bytes(off, buf.len() as u32));
         g.record("read", Some(i), off, buf.len() as u64);
         let t = txns(off, buf.len());
@@ -740,7 +766,7 @@ impl Host {
     /// Reads external DRAM at offset `off`.
     pub fn read_dram(&self, off: u32, buf: &mut [u8]) -> Result<(), HostError> {
         self.check_dram(off, buf.len())?;
-        let mut g = self.inner.lock();
+        let mut g = self.inner.lock_dram();
         buf.copy_from_slice(g.machine.dram.read_bytes(off, buf.len() as u32));
         let addr = self.config.ext_base.wrapping_add(off);
         g.record("read", None, addr, buf.len() as u64);
@@ -756,7 +782,7 @@ impl Host {
     /// Writes external DRAM at offset `off` (decoded code there is dropped).
     pub fn write_dram(&self, off: u32, data: &[u8]) -> Result<(), HostError> {
         self.check_dram(off, data.len())?;
-        let mut g = self.inner.lock();
+        let mut g = self.inner.lock_dram();
         g.machine.dram.write_bytes(off, data);
         let addr = self.config.ext_base.wrapping_add(off);
         g.record("write", None, addr, data.len() as u64);
@@ -776,7 +802,7 @@ impl Host {
     /// Advances the chip `cycles` cycles (in either mode; in free mode the
     /// background thread keeps going afterwards).
     pub fn run(&self, cycles: u64) {
-        let mut g = self.inner.lock();
+        let mut g = self.inner.lock_dram();
         let target = g.now.saturating_add(cycles);
         g.run_to(target);
     }
@@ -888,7 +914,7 @@ impl Host {
 
     /// The host's clock (simulated cycles).
     pub fn now(&self) -> u64 {
-        self.inner.lock().now
+        self.inner.lock_dram().now
     }
 
     pub fn stats(&self) -> HostStats {

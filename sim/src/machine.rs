@@ -248,6 +248,14 @@ pub struct Machine {
     /// it, so that a run split at any cycles takes the turns one run
     /// takes.
     turn: Option<(usize, u64)>,
+    /// Timed mode: a run that ends at a cycle limit leaves the cores that
+    /// spin in a polling loop parked (`Wait::Spin` in `crate::sched`)
+    /// instead of running them up to the limit, so that a run that
+    /// follows finds them parked. Whoever sets it calls
+    /// [`Machine::settle_parked`] before it looks at or changes the
+    /// machine other than through its external memory (libe-hal does, for
+    /// a host polling the chip; off by default).
+    pub keep_parked: bool,
 }
 
 impl Machine {
@@ -277,6 +285,7 @@ impl Machine {
             timed: None,
             strict: false,
             turn: None,
+            keep_parked: false,
             config,
         })
     }
@@ -429,8 +438,18 @@ impl Machine {
                 Some(t) => t,
                 None => Box::new(crate::sched::Timed::new(self)),
             };
+            // (Cores left parked reach the last run's end first if this
+            // run must see them there.)
+            let settled = if watch.is_some() || self.strict || self.trace.is_some() {
+                self.settle_parked_in(&mut t)
+            } else {
+                None
+            };
             t.strict = self.strict;
-            let stop = self.schedule_timed(&mut t, limit, watch);
+            let stop = match settled {
+                Some(stop) => stop,
+                None => self.schedule_timed(&mut t, limit, watch),
+            };
             self.timed = Some(t);
             stop
         } else {
@@ -926,9 +945,43 @@ impl Machine {
     /// before the host made it.)
     pub fn end_run_ahead(&mut self) {
         if let Some(mut t) = self.timed.take() {
+            self.settle_parked_in(&mut t);
             self.commit_all(&mut t);
             self.timed = Some(t);
         }
+    }
+
+    /// As [`Machine::end_run_ahead`], before the host reads a core's SRAM
+    /// between runs: the cores the last run left parked
+    /// ([`Machine::keep_parked`]) stay so, unless one of them ran ahead
+    /// past it (a polling loop writes nothing to SRAM, and every write
+    /// into it before the run's end was made in the run).
+    pub fn end_run_ahead_to_read(&mut self) {
+        if let Some(mut t) = self.timed.take() {
+            if self.parked_past(&t) {
+                self.settle_parked_in(&mut t);
+            }
+            self.commit_all(&mut t);
+            self.timed = Some(t);
+        }
+    }
+
+    /// Timed mode: the cores the last run left parked ([`Machine::keep_parked`])
+    /// run up to the cycle it ended at, as they would have before it
+    /// ended; after this the machine is as if none had been left parked.
+    /// What stopped them, if not that cycle (nothing but their polling
+    /// loops runs: never expected).
+    pub fn settle_parked(&mut self) -> Option<StopReason> {
+        let mut t = self.timed.take()?;
+        let stop = self.settle_parked_in(&mut t);
+        self.timed = Some(t);
+        stop
+    }
+
+    /// Timed mode: how many runs ended with cores left parked
+    /// ([`Machine::keep_parked`]).
+    pub fn kept_parked(&self) -> u64 {
+        self.timed.as_ref().map_or(0, |t| t.kept_parked)
     }
 
     /// Timed mode: how many times a core that ran ahead of its safe

@@ -295,6 +295,15 @@ pub struct Timed {
     refused: Vec<usize>,
     /// The nodes whose queue freed a place in the last advance.
     freed: Vec<NodeId>,
+    /// The last run ended at this cycle with its spinning cores left
+    /// parked (`Machine::keep_parked`): they reach it only when the
+    /// machine is looked at (`Machine::settle_parked`) or something
+    /// reaches them in a later run.
+    parked_at: Option<u64>,
+    /// A run that only brings those cores to `parked_at`.
+    settling: bool,
+    /// Runs that ended so.
+    pub kept_parked: u64,
 }
 
 /// The retry cycle of an access or DMA move waiting for a place in its
@@ -392,6 +401,9 @@ impl Timed {
             fetches: VecDeque::new(),
             refused: Vec::new(),
             freed: Vec::new(),
+            parked_at: None,
+            settling: false,
+            kept_parked: 0,
             dram_reads: 0,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
@@ -668,17 +680,19 @@ impl Machine {
         max: u64,
         mut watch: Option<&mut IdleWatch>,
     ) -> StopReason {
-        for core in &mut self.cores {
-            core.dram_via_mesh = true;
-            // (The host may have written it since the last run.)
-            core.spin_check();
-        }
-        // Anything may have changed since the last run (a load, the host):
-        // refused injections are retried.
-        t.dirty.extend(0..self.cores.len());
-        let retry = t.mesh.now() + 1;
-        for k in t.refused.clone() {
-            t.unpark(k, retry);
+        if !t.settling {
+            for core in &mut self.cores {
+                core.dram_via_mesh = true;
+                // (The host may have written it since the last run.)
+                core.spin_check();
+            }
+            // Anything may have changed since the last run (a load, the
+            // host): refused injections are retried.
+            t.dirty.extend(0..self.cores.len());
+            let retry = t.mesh.now() + 1;
+            for k in t.refused.clone() {
+                t.unpark(k, retry);
+            }
         }
         let mut watched_changed = true;
         let mut cond = None;
@@ -802,6 +816,21 @@ impl Machine {
                 t.dirty.push(i);
             }
             if time >= limit {
+                if self.keep_parked
+                    && !t.settling
+                    && watch.is_none()
+                    && !t.strict
+                    && self.trace.is_none()
+                    && t.agents.iter().any(|a| a.wait == Wait::Spin)
+                {
+                    // Spinning cores stay parked: they run up to the limit
+                    // only if the machine is looked at before a later run
+                    // (`Machine::settle_parked`).
+                    t.parked_at = Some(limit);
+                    t.kept_parked += 1;
+                    self.now = self.now.max(limit);
+                    return StopReason::CycleLimit { cycles: limit };
+                }
                 // Spinning cores run up to the limit first.
                 if self.unspin_all(t, limit) {
                     continue;
@@ -1784,6 +1813,31 @@ impl Machine {
         for i in 0..self.cores.len() {
             self.commit(t, i);
         }
+    }
+
+    /// The cores the last run left parked (`Timed::parked_at`) run up to
+    /// its end, as they would have before it ended: the run's last steps,
+    /// done now. What stopped it, if not its end (nothing but the cores'
+    /// own polling loops runs: always its end).
+    pub(crate) fn settle_parked_in(&mut self, t: &mut Timed) -> Option<StopReason> {
+        let at = t.parked_at.take()?;
+        t.settling = true;
+        let stop = self.schedule_timed(t, at, None);
+        t.settling = false;
+        (!matches!(stop, StopReason::CycleLimit { .. })).then_some(stop)
+    }
+
+    /// Whether a core left parked at the last run's end ran ahead past it
+    /// (bringing it there takes it back: `Machine::unspin`). One that ran
+    /// ahead up to it has its run-ahead made final there, as a commit
+    /// does now.
+    pub(crate) fn parked_past(&self, t: &Timed) -> bool {
+        t.parked_at.is_some_and(|at| {
+            t.agents
+                .iter()
+                .zip(&self.cores)
+                .any(|(a, c)| a.wait == Wait::Spin && a.speculating && c.stats.cycles > at)
+        })
     }
 
     /// Every core that ran ahead past cycle `c`, allowed to because `c`
