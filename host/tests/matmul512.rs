@@ -9,28 +9,11 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::{build, root};
+use common::run_example;
 
 #[test]
 fn matmul512_at_128_is_exact_and_takes_the_cycles_the_readme_gives() {
-    let dir = root().join("examples/matmul512");
-    let exe = build(&dir.join("main.c"), "matmul512", std::slice::from_ref(&dir));
-    let o = Command::new(&exe)
-        .arg("128")
-        .current_dir(&dir)
-        .env("EPSIM_MODE", "deterministic")
-        .env("EPSIM_TIMING", "timed")
-        .env_remove("EPIPHANY_HDF")
-        .env_remove("EPIPHANY_HOME")
-        .env_remove("EPSIM_VERBOSE")
-        .env_remove("EPSIM_LOG")
-        .output()
-        .expect("the host program runs");
-    let out = String::from_utf8_lossy(&o.stdout);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "matmul512 128 failed: {out}\n{err}");
+    let (out, _) = run_example("matmul512", "128");
     let mut lines = out.lines();
     let check = lines.next().unwrap_or("");
     assert!(

@@ -79,19 +79,7 @@ fn cores(h: &Host) -> u32 {
 /// fixed sequence. The log, every core's state at the end, and how many
 /// runs ended with cores left parked.
 fn session(strict: bool, rounds: u32) -> (Log, Vec<String>, u64) {
-    let h = host(strict);
-    let group = Workgroup {
-        row: 0,
-        col: 0,
-        rows: 2,
-        cols: 2,
-    };
-    h.load(&elf(), group, &CORES, false).unwrap();
-    for &(r, c) in &CORES {
-        h.write_sram(r, c, GO_OFF, &0u32.to_le_bytes()).unwrap();
-        h.write_sram(r, c, DONE_OFF, &0u32.to_le_bytes()).unwrap();
-    }
-    h.start(&CORES).unwrap();
+    let h = started(strict);
     let mut log = Log::new();
     let mut seed = 12345u32;
     let mut gap = move || {
@@ -194,9 +182,8 @@ fn read_after(strict: bool, end: u64) -> (u32, u64) {
     (done, t)
 }
 
-/// The group loaded and started, every core left to reach its polling
-/// loop.
-fn start_all(strict: bool) -> Host {
+/// The group loaded, its go and done words cleared, and started.
+fn started(strict: bool) -> Host {
     let h = host(strict);
     let group = Workgroup {
         row: 0,
@@ -210,6 +197,12 @@ fn start_all(strict: bool) -> Host {
         h.write_sram(r, c, DONE_OFF, &0u32.to_le_bytes()).unwrap();
     }
     h.start(&CORES).unwrap();
+    h
+}
+
+/// [`started`], every core left to reach its polling loop.
+fn start_all(strict: bool) -> Host {
+    let h = started(strict);
     h.run(3000);
     h
 }

@@ -10,28 +10,11 @@
 
 mod common;
 
-use std::process::Command;
-
-use common::{build, root};
+use common::run_example;
 
 #[test]
 fn pollbench_takes_the_cycles_it_took() {
-    let dir = root().join("examples/pollbench");
-    let exe = build(&dir.join("main.c"), "pollbench", std::slice::from_ref(&dir));
-    let o = Command::new(&exe)
-        .arg("40")
-        .current_dir(&dir)
-        .env("EPSIM_MODE", "deterministic")
-        .env("EPSIM_TIMING", "timed")
-        .env_remove("EPIPHANY_HDF")
-        .env_remove("EPIPHANY_HOME")
-        .env_remove("EPSIM_VERBOSE")
-        .env_remove("EPSIM_LOG")
-        .output()
-        .expect("the host program runs");
-    let out = String::from_utf8_lossy(&o.stdout);
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "pollbench 40 failed: {out}\n{err}");
+    let (out, err) = run_example("pollbench", "40");
     assert_eq!(
         out.trim_end(),
         "pollbench: 40 rounds on 16 cores, 471404 cycles, 745 polls, checksum b30a3f1d",

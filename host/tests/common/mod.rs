@@ -92,3 +92,26 @@ pub fn build_with(src: &Path, name: &str, includes: &[PathBuf], libs: &[&str]) -
 pub fn build(src: &Path, name: &str, includes: &[PathBuf]) -> PathBuf {
     build_with(src, name, includes, &["-le-hal", "-le-loader", "-lpthread"])
 }
+
+/// Builds `examples/NAME/main.c` and runs it with `arg` from its own
+/// directory in deterministic timed mode, with no ESDK or log settings
+/// from outside; its standard output and error once it has succeeded.
+pub fn run_example(name: &str, arg: &str) -> (String, String) {
+    let dir = root().join("examples").join(name);
+    let exe = build(&dir.join("main.c"), name, std::slice::from_ref(&dir));
+    let o = Command::new(&exe)
+        .arg(arg)
+        .current_dir(&dir)
+        .env("EPSIM_MODE", "deterministic")
+        .env("EPSIM_TIMING", "timed")
+        .env_remove("EPIPHANY_HDF")
+        .env_remove("EPIPHANY_HOME")
+        .env_remove("EPSIM_VERBOSE")
+        .env_remove("EPSIM_LOG")
+        .output()
+        .expect("the host program runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{name} {arg} failed: {out}\n{err}");
+    (out, err)
+}

@@ -280,29 +280,11 @@ pub(super) fn memo_block<const REC: bool>(
         }
     }
     if let Some(id) = found {
-        let r = memo.record(id);
-        let chains = r.chains_at(base);
-        let last_issue = pipe.replay(r, target);
+        let issue = replay_record(pipe, stats, memo, id, base, target, quiet, now);
         debug_assert!(
-            entry >> 20 != 0 || last_issue < base + memo_margin(done, true),
+            entry >> 20 != 0 || issue.cycle < base + memo_margin(done, true),
             "a memoised block outran its margin"
         );
-        stats.dual += r.dual();
-        for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
-            *a += b;
-        }
-        if chains {
-            pipe.chain = Some(memo.chain(id, quiet));
-        }
-        memo.hits += 1;
-        *now = last_issue + 1;
-        let issue = Issue {
-            cycle: last_issue,
-            stall: 0,
-            reason: Stall::Dependency,
-            dual: false,
-            waits: crate::timing::Waits::NONE,
-        };
         return (done, pc, len, last, Some(issue));
     }
     if memoisable {
@@ -325,18 +307,7 @@ pub(super) fn memo_block<const REC: bool>(
         };
         let jumped_to = if i + 1 == done { target } else { None };
         let info = Done {
-            mem: code.map(|c| {
-                let place = match c & 7 {
-                    5 => TPlace::External,
-                    6 => TPlace::Remote {
-                        latency: remote.0,
-                        external: remote.1,
-                    },
-                    4 => TPlace::Local(None),
-                    b => TPlace::Local(Some(b)),
-                };
-                (place, c & 8 != 0)
-            }),
+            mem: code.map(|c| code_place(c, remote)),
             sub_word: code.is_some_and(|c| c & 16 != 0),
             jumped_to,
         };
@@ -377,6 +348,58 @@ pub(super) fn memo_block<const REC: bool>(
         }
     }
     (done, pc, len, last, issue)
+}
+
+/// The timing place and store flag of a replay-key memory code
+/// ([`MemCodes`]; `remote`: the latency and externality of an access
+/// through the mesh).
+fn code_place(c: u8, remote: (u32, bool)) -> (TPlace, bool) {
+    let place = match c & 7 {
+        5 => TPlace::External,
+        6 => TPlace::Remote {
+            latency: remote.0,
+            external: remote.1,
+        },
+        4 => TPlace::Local(None),
+        b => TPlace::Local(Some(b)),
+    };
+    (place, c & 8 != 0)
+}
+
+/// Replays record `id` from `base` (the block's last instruction jumped
+/// to `target` if it jumped; `quiet` the pipeline's before it): the
+/// pipeline, the counters, the chain and `now` as the detailed model
+/// would leave them; the last instruction's issue.
+#[allow(clippy::too_many_arguments)]
+fn replay_record(
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    id: u32,
+    base: u64,
+    target: Option<u32>,
+    quiet: u64,
+    now: &mut u64,
+) -> Issue {
+    let r = memo.record(id);
+    let chains = r.chains_at(base);
+    let last_issue = pipe.replay(r, target);
+    stats.dual += r.dual();
+    for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
+        *a += b;
+    }
+    if chains {
+        pipe.chain = Some(memo.chain(id, quiet));
+    }
+    memo.hits += 1;
+    *now = last_issue + 1;
+    Issue {
+        cycle: last_issue,
+        stall: 0,
+        reason: Stall::Dependency,
+        dual: false,
+        waits: crate::timing::Waits::NONE,
+    }
 }
 
 /// What the general block loop needs besides the core's state and bus.
@@ -720,24 +743,7 @@ fn solo_block<const REC: bool>(
         }
         if ok {
             let quiet = pipe.quiet;
-            let chains = r.chains_at(base);
-            let last_issue = pipe.replay(r, target);
-            stats.dual += r.dual();
-            for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
-                *a += b;
-            }
-            if chains {
-                pipe.chain = Some(memo.chain(rid, quiet));
-            }
-            memo.hits += 1;
-            *now = last_issue + 1;
-            let issue = Issue {
-                cycle: last_issue,
-                stall: 0,
-                reason: Stall::Dependency,
-                dual: false,
-                waits: crate::timing::Waits::NONE,
-            };
+            let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
             return (done, pc, len, last, Some(issue));
         }
     }
@@ -770,18 +776,7 @@ fn solo_block<const REC: bool>(
         } else {
             None
         };
-        let mut mem = code.map(|c| {
-            let place = match c & 7 {
-                5 => TPlace::External,
-                6 => TPlace::Remote {
-                    latency: remote.0,
-                    external: remote.1,
-                },
-                4 => TPlace::Local(None),
-                b => TPlace::Local(Some(b)),
-            };
-            (place, c & 8 != 0)
-        });
+        let mut mem = code.map(|c| code_place(c, remote));
         if code.is_some_and(|c| c & 7 == 7) {
             // As the machine would: the issue that finds the access
             // (taken back if the instruction spans two lines), its
