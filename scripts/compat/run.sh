@@ -27,7 +27,9 @@
 #             (scripts/build-toolchain.sh builds one): the prebuilt GCC 12.2
 #             dies with an internal compiler error on most -O0 code, and
 #             many examples build their device side at -O0
-# --no-build  reuse the builds of a previous run in --work (rerun only)
+# --no-build  reuse the builds of a previous run in --work (rerun only);
+#             libe-hal is still installed afresh (from --ehal/--ehal32, or
+#             built from this tree)
 #
 # Needs: the epiphany-elf toolchain on PATH (or in /opt/epiphany/bin), cargo
 # and a C compiler; for the 32-bit host, the i686-unknown-linux-gnu rustup
@@ -383,7 +385,20 @@ print_table() {
     } | tee "$WORK/table.md"
 }
 
-if ((BUILD)); then build_esdk; fi
+# The library under test is installed afresh even when the programs' builds
+# are reused (--no-build): a rerun measures the libe-hal given (or this
+# tree's), not the one the first run installed.
+reinstall_ehal() {
+    step "libe-hal installed afresh in $ESDK/tools/host (and esdk32 if there)"
+    rm -rf "$ESDK/tools/host"
+    install_ehal "$ESDK/tools/host" ""
+    if [[ -d $ESDK32/tools ]]; then
+        rm -rf "$ESDK32/tools/host"
+        install_ehal "$ESDK32/tools/host" i686
+    fi
+}
+
+if ((BUILD)); then build_esdk; else reinstall_ehal; fi
 if [[ -n $EXAMPLES ]]; then
     step "adapteva/epiphany-examples from $EXAMPLES"
     run_examples

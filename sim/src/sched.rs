@@ -117,9 +117,6 @@ const FETCHES: usize = usize::MAX - 1;
 const MIN_WINDOW: u64 = 256;
 const MAX_WINDOW: u64 = 1 << 16;
 
-/// Cycles after it last polled its memory before a core runs ahead again.
-const POLL_QUIET: u64 = 1024;
-
 /// What a core is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Wait {
@@ -221,10 +218,6 @@ struct Agent {
     spec_limit: u64,
     /// A multicast store being sent: the next core to send it to.
     multicast_next: usize,
-    /// It last polled its memory (`Wait::Spin`) up to this cycle: it does
-    /// not run ahead until [`POLL_QUIET`] cycles later (it would most
-    /// likely copy its SRAM for a checkpoint only to poll again).
-    polled: u64,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -357,7 +350,6 @@ impl Timed {
             window: MIN_WINDOW,
             spec_limit: 0,
             multicast_next: 0,
-            polled: 0,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -1865,10 +1857,8 @@ impl Machine {
             return;
         }
         t.dirty.push(i);
-        if !self.settle_speculation(t, i, to) {
-            // It ran ahead only to poll, and went back.
-            t.agents[i].polled = to;
-        } else {
+        // (If it ran ahead past `to`, only to poll, it goes back.)
+        if self.settle_speculation(t, i, to) {
             self.cores[i].spin_to(to);
             t.agents[i].wait = Wait::Nothing;
         }
@@ -1903,8 +1893,7 @@ impl Machine {
             && self.trace.is_none()
             && window >= MIN_WINDOW
             && horizon < hard
-            && horizon.saturating_sub(start) < window
-            && start >= t.agents[i].polled.saturating_add(POLL_QUIET);
+            && horizon.saturating_sub(start) < window;
         // A loop polling local memory is done in closed form, not in
         // strict order (which proves it exact) nor traced; and stops the
         // core for good when only other cores bound its horizon (its own

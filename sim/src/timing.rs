@@ -287,7 +287,7 @@ const SLOTS: usize = 3 * STRIDE + 2;
 /// The scoreboard's length: every `u8` slot index is in bounds (those past
 /// [`SLOTS`] are never used), so indexing needs no check.
 const READY_LEN: usize = 256;
-const _: () = assert!(SLOTS <= READY_LEN);
+const _: () = assert!(SLOTS <= READY_LEN && SLOTS % 8 == 0);
 
 /// Kinds of result, indexing the latency table of [`Pipeline::complete`].
 const KIND_IALU: u8 = 0;
@@ -1110,12 +1110,20 @@ impl Pipeline {
                 && moved(a.ready, b.ready)
                 && moved(a.first, b.first)
         };
+        // (Slots past `SLOTS` are never used. When every slot of `prev` is
+        // at or before `base`, one that did not change is in place, and
+        // whole runs of unchanged slots pass at once.)
+        let (now_s, prev_s) = (&self.ready[..SLOTS], &prev.ready[..SLOTS]);
+        let slots = if prev.quiet <= base {
+            now_s
+                .chunks_exact(8)
+                .zip(prev_s.chunks_exact(8))
+                .all(|(b, a)| b == a || b.iter().zip(a).all(|(&b, &a)| moved(a, b)))
+        } else {
+            now_s.iter().zip(prev_s).all(|(&b, &a)| moved(a, b))
+        };
         p > 0
-            && self
-                .ready
-                .iter()
-                .zip(&prev.ready)
-                .all(|(&b, &a)| moved(a, b))
+            && slots
             && moved(prev.last, self.last)
             && self.next == prev.next + p
             && fetch(&prev.fetch, &self.fetch)
