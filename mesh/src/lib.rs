@@ -77,7 +77,7 @@ mod wheel;
 pub type Cycle = u64;
 
 pub use addr::{is_local, Dir, Geometry, GeometryError, Link, NodeId, RxRemap, Side, Target};
-pub use mesh::{ConfigError, InjectError, Mesh};
+pub use mesh::{ConfigError, InjectError, Mesh, Round};
 pub use packet::{Arrival, Dest, Kind, Net, Packet};
 pub use params::{ParamError, Params};
 pub use stats::{ELinkLoad, LinkLoad, NodeLoad, Stats, Totals};

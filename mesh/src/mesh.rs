@@ -29,6 +29,7 @@ use crate::wheel::Wheel;
 use crate::Cycle;
 
 mod solo;
+pub use solo::Round;
 
 /// "Never": no event.
 const NEVER: u64 = u64::MAX;
@@ -439,6 +440,8 @@ pub struct Mesh {
     /// Per net, solo trips whose router updates are still to be written
     /// (`solo.rs`, `Mesh::solo_settle`).
     solo_lazy: [Option<solo::Lazy>; 3],
+    /// The ways of the last round trip `Mesh::solo_round` worked out.
+    solo_way: solo::Ways,
 }
 
 /// The cached delivery bounds (`Mesh::bounds`): per destination, and the
@@ -508,6 +511,7 @@ impl Mesh {
             routes: Vec::new(),
             routes_next: 0,
             solo_lazy: [None; 3],
+            solo_way: solo::Ways::default(),
         })
     }
     pub fn geometry(&self) -> &Geometry {

@@ -9,7 +9,7 @@
 mod common;
 
 use common::*;
-use epsim_mesh::{Arrival, Geometry, Kind, Mesh, NodeId, Packet, Params, Side};
+use epsim_mesh::{Arrival, Geometry, Kind, Mesh, NodeId, Packet, Params, Round, Side};
 
 fn node_of(g: &Geometry, rng: &mut Rng) -> NodeId {
     NodeId::new(
@@ -340,5 +340,149 @@ fn a_cores_loads_one_after_another_leave_the_network_as_stepped() {
         .enumerate()
     {
         loads(chip(rows, cols, side), Params::DEFAULT, 200 + k as u64, 20);
+    }
+}
+
+/// Round trips as a core's loads from DRAM make them (`Mesh::solo_round`,
+/// which takes a round trip over the ways of the one before without
+/// working them out again): from three nodes to two DRAM nodes (more
+/// routes than the mesh keeps), sizes and addresses continuing the eLink's
+/// burst or not, external memory's reply after a random delay, gaps from
+/// none to many cycles, and now and then other traffic between two (the
+/// series settled and broken). Every arrival, the cycle external memory
+/// saw, and the whole state after each round trip must equal stepping's.
+/// Returns how many packets took the kept ways.
+fn rounds(geometry: Geometry, params: Params, seed: u64, n: usize) -> u64 {
+    let mut rng = Rng::new(seed);
+    let mut fast = 0;
+    for _ in 0..n {
+        let mut mesh = Mesh::new(geometry, params).unwrap();
+        let mut next_dram = dram_of(&geometry);
+        traffic(&mut mesh, &mut rng, 0, &mut next_dram);
+        let mut reference = mesh.clone();
+        let srcs: Vec<NodeId> = (0..3).map(|_| node_of(&geometry, &mut rng)).collect();
+        let drams = [dram_of(&geometry), dram_of(&geometry) + 0x10_0000];
+        let (mut src, mut dram) = (srcs[0], drams[0]);
+        let mut addr = dram + (rng.below(0x100) as u32 & !7);
+        for k in 0..60 {
+            if rng.below(8) == 0 {
+                // Another core, or another DRAM node.
+                src = srcs[rng.below(3) as usize];
+                dram = drams[rng.below(2) as usize];
+                addr = dram + (rng.below(0x100) as u32 & !7);
+            }
+            if rng.below(16) == 0 {
+                // Other traffic between two round trips.
+                mesh.solo_settle();
+                let from = mesh.now() + 1;
+                let more = rng.below(1 << 20) + 1;
+                let mut d2 = next_dram;
+                traffic(&mut mesh, &mut Rng::new(more), from, &mut next_dram);
+                traffic(&mut reference, &mut Rng::new(more), from, &mut d2);
+            }
+            let bytes = bytes_of(&mut rng);
+            let gap = match rng.below(4) {
+                0 => 0,
+                1 => rng.below(8),
+                _ => rng.below(200),
+            };
+            let t = mesh.now() + gap;
+            let request = Packet {
+                tag: 2 * k,
+                kind: Kind::ReadRequest,
+                src,
+                dst: addr,
+                bytes,
+            };
+            addr = if rng.below(2) == 0 {
+                addr.wrapping_add(u32::from(bytes))
+            } else {
+                dram + (rng.below(0x100) as u32 & !7)
+            };
+            let response = Packet {
+                tag: 2 * k + 1,
+                kind: Kind::ReadResponse,
+                src,
+                dst: src.addr(0x100),
+                bytes,
+            };
+            let delay = match rng.below(3) {
+                0 => 0,
+                1 => rng.below(4),
+                _ => rng.below(3) * 60,
+            };
+            let mut seen = None;
+            let got = mesh.solo_round(t, request, response, |at| {
+                seen = Some(at);
+                at + delay
+            });
+            let Round::No = got else {
+                let want = stepped(&mut reference, t, false, request);
+                assert_eq!(seen, Some(want.at), "seed {seed}: {request:?} at {t}");
+                let leave = want.at + delay;
+                let back = stepped(&mut reference, leave, true, response);
+                match got {
+                    Round::Back {
+                        arrived,
+                        leave: l,
+                        back: b,
+                    } => {
+                        assert_eq!((arrived, l, b), (want, leave, back), "seed {seed}: {k}");
+                    }
+                    Round::Waits { arrived, leave: l } => {
+                        assert_eq!((arrived, l), (want, leave), "seed {seed}: {k}");
+                        mesh.solo_settle();
+                        assert_eq!(stepped(&mut mesh, leave, true, response), back);
+                    }
+                    Round::No => unreachable!(),
+                }
+                assert_eq!(
+                    mesh.state_digest(),
+                    reference.state_digest(),
+                    "seed {seed}: {k}"
+                );
+                continue;
+            };
+            assert_eq!(seen, None);
+            mesh.solo_settle();
+            assert_eq!(
+                mesh.state_digest(),
+                reference.state_digest(),
+                "seed {seed}: {k}"
+            );
+            break;
+        }
+        mesh.solo_settle();
+        assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
+        fast += mesh.solo_round_fast();
+        // Stepping on from the settled state gives the same as from the
+        // stepped one.
+        let from = mesh.now() + 1;
+        let more = rng.below(1 << 20) + 1;
+        let mut d2 = next_dram;
+        traffic(&mut mesh, &mut Rng::new(more), from, &mut next_dram);
+        traffic(&mut reference, &mut Rng::new(more), from, &mut d2);
+        assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
+    }
+    fast
+}
+
+#[test]
+fn round_trips_over_the_ways_before_leave_the_network_as_stepped() {
+    let fast = rounds(Geometry::E16G301, Params::DEFAULT, 21, 60);
+    // Most packets take the ways kept.
+    assert!(fast > 60 * 60, "{fast}");
+    // Links slower than a round trip: the routes wait, the kept ways are
+    // refused.
+    let slow = Params {
+        link_interval_half_cycles: 500,
+        ..Params::DEFAULT
+    };
+    rounds(Geometry::E16G301, slow, 22, 40);
+    for (k, (rows, cols, side)) in [(8, 8, Side::East), (2, 3, Side::West), (1, 5, Side::South)]
+        .into_iter()
+        .enumerate()
+    {
+        rounds(chip(rows, cols, side), Params::DEFAULT, 300 + k as u64, 20);
     }
 }

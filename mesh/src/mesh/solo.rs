@@ -14,7 +14,7 @@
 
 use super::{ceil_cycle, Down, Flit, Mesh, EXTERNAL, LOCAL};
 use crate::addr::{xy_step, NodeId, Target};
-use crate::packet::{Arrival, Dest, Net, Packet};
+use crate::packet::{Arrival, Dest, Kind, Net, Packet};
 use crate::Cycle;
 
 impl Mesh {
@@ -107,6 +107,204 @@ impl Mesh {
         };
         self.wheel_at(s);
         Some(self.solo_walk(t, f, entry, side.dir().index()))
+    }
+
+    /// A load's round trip alone in the network: [`Mesh::solo_inject`]
+    /// of `request` at cycle `t`, `read` given its arrival and giving the
+    /// cycle the response leaves external memory, and
+    /// [`Mesh::solo_inject_external`] of `response` then; the same
+    /// results and the same state (`mesh/tests/solo.rs`). A round trip
+    /// over the ways the last one took (the same node, DRAM node and
+    /// sizes) whose routes are left for later ([`Lazy`]) is taken without
+    /// working out its ends, routes and agents again.
+    pub fn solo_round(
+        &mut self,
+        t: Cycle,
+        request: Packet,
+        response: Packet,
+        read: impl FnOnce(Cycle) -> Cycle,
+    ) -> Round {
+        let known = self
+            .solo_way
+            .way
+            .is_some_and(|w| w.fits(&request, &response) && self.quiet());
+        let arrived = match known.then(|| self.solo_request_fast(t, &request)).flatten() {
+            Some(a) => a,
+            None => match self.solo_inject(t, request) {
+                Some(a) => a,
+                None => return Round::No,
+            },
+        };
+        let leave = read(arrived.at);
+        let back = match known
+            .then(|| self.solo_response_fast(leave, &response))
+            .flatten()
+        {
+            Some(b) => b,
+            None => match self.solo_inject_external(leave, response) {
+                Some(b) => b,
+                None => return Round::Waits { arrived, leave },
+            },
+        };
+        if !known {
+            self.solo_way.way = self.solo_learn(&request, &response);
+        }
+        Round::Back {
+            arrived,
+            leave,
+            back,
+        }
+    }
+
+    /// The ways of `request` and `response` ([`Way`]), if their routes
+    /// are kept and go to the eLink and to a node.
+    fn solo_learn(&self, request: &Packet, response: &Packet) -> Option<Way> {
+        if !matches!(request.bytes, 1 | 2 | 4 | 8)
+            || !matches!(response.bytes, 1 | 2 | 4 | 8)
+            || !matches!(self.geo.classify(request.dst), Target::External(_))
+        {
+            return None;
+        }
+        let src = self.geo.index(request.src)?;
+        let net = Net::select(request.kind, true);
+        let dst = NodeId::from_addr(request.dst);
+        let key = (src, LOCAL, net.index(), dst);
+        let route = self.routes.iter().position(|r| r.key == key)?;
+        let End::Port(port) = self.routes[route].end else {
+            return None;
+        };
+        let side = self.geo.elink?;
+        let back = NodeId::from_addr(response.dst);
+        let to = match self.geo.classify(response.dst) {
+            Target::Core { node, .. } => self.geo.index(node)?,
+            _ => return None,
+        };
+        let entry = self.geo.index(self.geo.edge_router(side, back))?;
+        let net2 = Net::select(response.kind, false);
+        let key2 = (entry, side.dir().index(), net2.index(), back);
+        let route2 = self.routes.iter().position(|r| r.key == key2)?;
+        if !matches!(self.routes[route2].end, End::Eject(node) if node == to) {
+            return None;
+        }
+        Some(Way {
+            src: request.src,
+            dst,
+            back,
+            kinds: (request.kind, response.kind),
+            src_i: src,
+            ni: net.index() * self.n + src,
+            net,
+            route,
+            steps: self.routes[route].steps.len() as u64,
+            port,
+            net2,
+            route2,
+            steps2: self.routes[route2].steps.len() as u64,
+            to: self.coords[to],
+            node2: net2.index() * self.n + to,
+        })
+    }
+
+    /// [`Mesh::solo_inject`] of `p` at `t` over the kept [`Way`]'s
+    /// request way (which fits `p`, the network quiet), if its route's
+    /// trips are left for later and this one can be: nothing changed
+    /// otherwise.
+    #[inline]
+    fn solo_request_fast(&mut self, t: Cycle, p: &Packet) -> Option<Arrival> {
+        let w = self.solo_way.way?;
+        let net = w.net.index();
+        let ni = &self.nis[w.ni];
+        if self.watched[w.src_i] || t < self.now.max(ni.last) {
+            return None;
+        }
+        let ready = t.saturating_mul(2).saturating_add(self.k.entry[net]);
+        let s = ready.max(ni.free);
+        if s <= self.wheel.cur() || s >= u64::MAX / 4 {
+            return None;
+        }
+        let (hop, link) = (self.k.hop, self.k.link);
+        let l = self.solo_lazy[net].as_mut()?;
+        if l.route != w.route || s < l.entry.saturating_add(link) {
+            return None;
+        }
+        // As `solo_inject` and `solo_walk`'s trip left for later.
+        self.solo_way.fast += 1;
+        l.entry = s;
+        l.pending += 1;
+        let ni = &mut self.nis[w.ni];
+        ni.last = t;
+        ni.free = s.saturating_add(self.k.ni);
+        self.stats.node_mut(w.ni).injected += 1;
+        self.stats.totals.injected[net] += 1;
+        self.stats.totals.hops[net] += w.steps;
+        let ready = s + w.steps * hop;
+        let start = ready.max(self.tx_busy);
+        let port = &mut self.tx_ports[w.port];
+        port.popped_at = start;
+        port.waiting = false;
+        self.tx_rr = (w.port + 1) % self.tx_ports.len();
+        self.transmit(p.dst, p.bytes, start, ready);
+        self.wheel_at(start);
+        let tick = self.tx_busy.saturating_add(self.k.tx_latency);
+        self.seq += 1;
+        self.stats.totals.delivered[net] += 1;
+        let at = ceil_cycle(tick);
+        self.now = self.now.max(at).max(t);
+        *self.bounds.get_mut() = None;
+        Some(Arrival {
+            tag: p.tag,
+            at,
+            at_half: tick,
+            to: Dest::External,
+            net: w.net,
+        })
+    }
+
+    /// [`Mesh::solo_inject_external`] of `p` at `t` over the kept
+    /// [`Way`]'s response way, on the terms of
+    /// [`Mesh::solo_request_fast`].
+    #[inline]
+    fn solo_response_fast(&mut self, t: Cycle, p: &Packet) -> Option<Arrival> {
+        let w = self.solo_way.way?;
+        let net = w.net2.index();
+        if t < self.now.max(self.rx_last) {
+            return None;
+        }
+        let ready = t.saturating_mul(2).saturating_add(self.k.rx_latency);
+        let s = ready.max(self.rx_busy);
+        if s <= self.wheel.cur() || s >= u64::MAX / 4 {
+            return None;
+        }
+        let r = s.saturating_add(self.k.rx);
+        let (hop, link) = (self.k.hop, self.k.link);
+        let l = self.solo_lazy[net].as_mut()?;
+        if l.route != w.route2 || r < l.entry.saturating_add(link) {
+            return None;
+        }
+        // As `solo_inject_external` and `solo_walk`'s trip left for later.
+        self.solo_way.fast += 1;
+        l.entry = r;
+        l.pending += 1;
+        self.rx_last = t;
+        self.stats.totals.injected[net] += 1;
+        self.rx_busy = r;
+        self.stats.elink.rx.add(self.k.rx, s - ready);
+        let tick = r + (w.steps2 - 1) * hop;
+        self.stats.totals.hops[net] += w.steps2 - 1;
+        self.wheel_at(tick.max(s));
+        self.stats.node_mut(w.node2).delivered += 1;
+        self.seq += 1;
+        self.stats.totals.delivered[net] += 1;
+        let at = ceil_cycle(tick);
+        self.now = self.now.max(at).max(t);
+        *self.bounds.get_mut() = None;
+        Some(Arrival {
+            tag: p.tag,
+            at,
+            at_half: tick,
+            to: Dest::Node(w.to),
+            net: w.net2,
+        })
     }
 
     /// A bound on the cycles from a solo packet's injection to its
@@ -294,6 +492,13 @@ impl Mesh {
         }
     }
 
+    /// How many packets of [`Mesh::solo_round`] took the ways of the round
+    /// trip before without working them out again (for tests).
+    #[doc(hidden)]
+    pub fn solo_round_fast(&self) -> u64 {
+        self.solo_way.fast
+    }
+
     /// Whether solo trips left anything for [`Mesh::solo_settle`].
     #[inline]
     pub fn solo_unsettled(&self) -> bool {
@@ -338,6 +543,7 @@ impl Mesh {
                 }
             }
             self.routes[i] = route;
+            self.solo_way.way = None;
             i
         }
     }
@@ -364,6 +570,67 @@ pub(super) struct Lazy {
     route: usize,
     entry: u64,
     pending: u64,
+}
+
+/// What [`Mesh::solo_round`] made of a round trip.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// Neither packet was sent (nothing changed).
+    No,
+    /// The request arrived, external memory read and the response left
+    /// at `leave`, but its trip could not be taken alone: the caller
+    /// sends it.
+    Waits { arrived: Arrival, leave: Cycle },
+    /// Both arrived.
+    Back {
+        arrived: Arrival,
+        leave: Cycle,
+        back: Arrival,
+    },
+}
+
+/// What [`Mesh::solo_round`] keeps: the ways of the last round trip, and
+/// how many packets took them without working them out (for tests).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Ways {
+    way: Option<Way>,
+    fast: u64,
+}
+
+/// The ways of a round trip of [`Mesh::solo_round`]: the request's node,
+/// DRAM node, kind and node interface (`ni`: its key), its route to the
+/// eLink's transmit `port`; the response's node and route from the eLink
+/// to it (`node2`: the node's key on `net2`). Routes are kept until
+/// replaced (which forgets this).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Way {
+    src: NodeId,
+    dst: NodeId,
+    back: NodeId,
+    kinds: (Kind, Kind),
+    src_i: usize,
+    ni: usize,
+    net: Net,
+    route: usize,
+    steps: u64,
+    port: usize,
+    net2: Net,
+    route2: usize,
+    steps2: u64,
+    to: NodeId,
+    node2: usize,
+}
+
+impl Way {
+    #[inline]
+    fn fits(&self, request: &Packet, response: &Packet) -> bool {
+        self.src == request.src
+            && self.dst == NodeId::from_addr(request.dst)
+            && self.back == NodeId::from_addr(response.dst)
+            && self.kinds == (request.kind, response.kind)
+            && matches!(request.bytes, 1 | 2 | 4 | 8)
+            && matches!(response.bytes, 1 | 2 | 4 | 8)
+    }
 }
 
 #[derive(Clone, Copy, Debug)]

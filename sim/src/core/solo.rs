@@ -16,7 +16,7 @@
 //! replayed whole.
 
 use epsim_isa::{ArchState, MemFault};
-use epsim_mesh::{Kind, Mesh, NodeId, Packet, Target};
+use epsim_mesh::{Kind, Mesh, NodeId, Packet, Round, Target};
 
 use super::{Answer, Chip, RemoteAccess, RemoteKind};
 use crate::config::CoreId;
@@ -134,18 +134,6 @@ impl SoloLoads {
             dst: access.addr,
             bytes,
         };
-        let Some(arrived) = self.mesh.solo_inject(issue, request) else {
-            return (Outcome::No, 0);
-        };
-        // Read on arrival (`Machine::external_arrival`): nothing writes
-        // DRAM before then.
-        let len = access.size.bytes();
-        let value = if dram.contains(off, len) {
-            Ok(dram.read(off, len))
-        } else {
-            Err(MemFault::Unmapped)
-        };
-        let leave = params.start_read(busy, arrived.at) + latency;
         let response = Packet {
             tag: u64::MAX,
             kind: Kind::ReadResponse,
@@ -153,16 +141,34 @@ impl SoloLoads {
             dst: id.global_base(),
             bytes,
         };
-        let Some(back) = self.mesh.solo_inject_external(leave, response) else {
-            // (Not expected: the network is idle again.)
-            self.waiting = Some(Waiting {
-                access,
-                issue,
-                leave,
-                value,
-            });
-            return (Outcome::Waits, arrived.at);
+        // Read on arrival (`Machine::external_arrival`): nothing writes
+        // DRAM before then.
+        let round = self.mesh.solo_round(issue, request, response, |at| {
+            params.start_read(busy, at) + latency
+        });
+        let len = access.size.bytes();
+        let value = || {
+            if dram.contains(off, len) {
+                Ok(dram.read(off, len))
+            } else {
+                Err(MemFault::Unmapped)
+            }
         };
+        let (arrived, back) = match round {
+            Round::No => return (Outcome::No, 0),
+            Round::Waits { arrived, leave } => {
+                // (Not expected: the network is idle again.)
+                self.waiting = Some(Waiting {
+                    access,
+                    issue,
+                    leave,
+                    value: value(),
+                });
+                return (Outcome::Waits, arrived.at);
+            }
+            Round::Back { arrived, back, .. } => (arrived, back),
+        };
+        let value = value();
         self.loads += 1;
         let answer = Answer {
             addr: access.addr,
