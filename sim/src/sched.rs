@@ -43,10 +43,12 @@
 //!   the core itself can change what it sees, so running it alone gives
 //!   exactly what strict cycle-by-cycle order gives.
 //! * **Running ahead.** Untraced, a core whose safe horizon is near may
-//!   run further (within a window that doubles while it pays off) from a
-//!   checkpoint of its state and SRAM. Nothing it does there leaves the
-//!   core: a remote or external access, a system call, a fault or a
-//!   barrier waits until it is the earliest action of all. If something
+//!   run further (within a window that doubles while it pays off, shrinks
+//!   with each roll-back, and once below the least comes back to it after
+//!   [`CALM`] cycles in safe steps) from a checkpoint of its state and
+//!   SRAM. Nothing it does there leaves the core: a remote or external
+//!   access, a system call, a fault or a barrier waits until it is the
+//!   earliest action of all. If something
 //!   reaches the core in a cycle it has already passed, it goes back to
 //!   the checkpoint and runs again up to that cycle. The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
@@ -116,6 +118,10 @@ const FETCHES: usize = usize::MAX - 1;
 /// horizon; below the smallest it does not run ahead at all.
 const MIN_WINDOW: u64 = 256;
 const MAX_WINDOW: u64 = 1 << 16;
+
+/// Cycles a core whose window shrank below [`MIN_WINDOW`] runs in safe
+/// steps only before it runs ahead again.
+const CALM: u64 = 1 << 10;
 
 /// Cycles after it last polled its memory before a core runs ahead again.
 const POLL_QUIET: u64 = 1024;
@@ -225,6 +231,9 @@ struct Agent {
     /// not run ahead until [`POLL_QUIET`] cycles later (it would most
     /// likely copy its SRAM for a checkpoint only to poll again).
     polled: u64,
+    /// Its window shrank below [`MIN_WINDOW`] (roll-backs): it runs ahead
+    /// again, from the least window, at this cycle (`Machine::core_turn`).
+    calm: Option<u64>,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -358,6 +367,7 @@ impl Timed {
             spec_limit: 0,
             multicast_next: 0,
             polled: 0,
+            calm: None,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -1898,7 +1908,20 @@ impl Machine {
         free_until: u64,
     ) -> Option<StopReason> {
         let start = self.cores[i].stats.cycles;
-        let window = t.agents[i].window;
+        let a = &mut t.agents[i];
+        if a.window < MIN_WINDOW {
+            // Roll-backs shrank its window below the least: it tries
+            // again once it has run a while in safe steps only.
+            match a.calm {
+                None => a.calm = Some(start.saturating_add(CALM)),
+                Some(at) if start >= at => {
+                    a.window = MIN_WINDOW;
+                    a.calm = None;
+                }
+                Some(_) => {}
+            }
+        }
+        let window = a.window;
         let ahead = !t.strict
             && self.trace.is_none()
             && window >= MIN_WINDOW
