@@ -156,6 +156,24 @@ impl Effect {
     }
 }
 
+/// What channel's moves ahead are, as far as [`Dma::stretch`] sees
+/// them without anything else happening to the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Stretch {
+    /// The first move is ready at this cycle (perhaps in the past).
+    pub ready: Cycle,
+    /// The first `plain` moves (perhaps none) read memory (master mode)
+    /// and only step the channel's counters and addresses: none is the
+    /// last of its row, none completes the descriptor, raises an
+    /// interrupt or finds the next element misaligned. The move after
+    /// them may do any of that.
+    pub plain: u32,
+    /// The bytes the plain moves read and write: the lowest and the
+    /// highest byte address of each (both `(1, 0)` when there are none).
+    pub src: (u32, u32),
+    pub dst: (u32, u32),
+}
+
 /// Per-channel counters (for profiles and tests).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct ChannelStats {
@@ -791,6 +809,60 @@ impl Dma {
             return Some(self.budget_cycle + 1);
         }
         Some(ready)
+    }
+
+    /// Channel `ch`'s moves ahead, if it has any to make: `None` while
+    /// the engine is paused or the channel idle, in error, waiting for
+    /// remote reads or in slave mode without an item (only a register
+    /// write, a returning read or the pause input gives it one). The plain
+    /// moves are those of the current row but its last, when the inner
+    /// strides are not shifted and keep both addresses aligned (a shifted
+    /// stride could wrap the addresses around).
+    pub fn stretch(&self, ch: usize) -> Option<Stretch> {
+        if self.paused {
+            return None;
+        }
+        let c = self.ch.get(ch)?;
+        let none = Stretch {
+            ready: c.ready_at,
+            plain: 0,
+            src: (1, 0),
+            dst: (1, 0),
+        };
+        match c.run {
+            Run::Active => {}
+            Run::Slave if c.item => return Some(none),
+            _ => return None,
+        }
+        let size = u32::from(c.size());
+        let shifted = c.config & (SHIFT_SRC_IN | SHIFT_DST_IN) != 0;
+        let src_step = stride_step(c.stride, false, false) as i32 as i64;
+        let dst_step = stride_step(c.stride, true, false) as i32 as i64;
+        let aligned = |step: i64| step.rem_euclid(i64::from(size)) == 0;
+        let plain = (c.count & 0xFFFF).saturating_sub(1);
+        if shifted || !aligned(src_step) || !aligned(dst_step) || plain == 0 {
+            return Some(none);
+        }
+        // (At most 65534 steps of at most 32 KB: no wrap-around in i64.)
+        let span = |at: u32, step: i64| {
+            let first = i64::from(at);
+            let last = first + step * i64::from(plain - 1);
+            let (lo, hi) = (first.min(last), first.max(last) + i64::from(size) - 1);
+            if lo < 0 || hi > i64::from(u32::MAX) {
+                None
+            } else {
+                Some((lo as u32, hi as u32))
+            }
+        };
+        match (span(c.src, src_step), span(c.dst, dst_step)) {
+            (Some(src), Some(dst)) => Some(Stretch {
+                plain,
+                src,
+                dst,
+                ..none
+            }),
+            _ => Some(none),
+        }
     }
 
     /// Whether channel `ch` would take a slave data item now: it is in

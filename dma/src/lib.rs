@@ -95,7 +95,7 @@ mod params;
 pub mod regs;
 
 pub use engine::{
-    ChannelStats, Dma, Done, Effect, Event, Fetch, LocalMem, Move, MoveOutcome, Source,
+    ChannelStats, Dma, Done, Effect, Event, Fetch, LocalMem, Move, MoveOutcome, Source, Stretch,
 };
 pub use error::{DmaError, ErrorKind};
 pub use params::{Cycle, Params};

@@ -1449,3 +1449,43 @@ fn next_ready_skips_a_cycle_whose_moves_are_used_up() {
     assert_eq!(dma.peek(t), None);
     assert_eq!(dma.next_ready(), Some(t + 1));
 }
+
+#[test]
+fn a_stretch_is_the_rows_moves_but_its_last_and_each_changes_only_counters() {
+    // Two rows of 5 doublewords from external memory, the source going
+    // down: the first 4 moves of the row are plain (no effect, addresses
+    // stepped by the inner stride), the 5th ends the row.
+    let mem = Sram::new();
+    let mut dma = Dma::new(Params::DEFAULT);
+    dma.write_reg(0, 0x04, stride(-8, 8), &mem);
+    dma.write_reg(0, 0x08, count(2, 5), &mem);
+    dma.write_reg(0, 0x0c, 0x8f00_1000, &mem);
+    dma.write_reg(0, 0x10, 0x400, &mem);
+    dma.write_reg(0, 0x00, 0x3 | 3 << 5, &mem);
+    assert_eq!(dma.stretch(1), None, "an idle channel makes no move");
+    let s = dma.stretch(0).expect("a transfer under way");
+    assert_eq!(s.plain, 4);
+    assert_eq!(s.src, (0x8f00_1000 - 3 * 8, 0x8f00_1007));
+    assert_eq!(s.dst, (0x400, 0x400 + 3 * 8 + 7));
+    let mut t = dma.next_ready().expect("busy");
+    assert_eq!(s.ready, t);
+    for k in 0..s.plain {
+        let mv = dma.peek(t).expect("a move");
+        assert_eq!(mv.src, Source::Mem(0x8f00_1000 - 8 * k));
+        assert!(!mv.last);
+        let e = dma.commit(t, 0, MoveOutcome::ReadIssued, &mem);
+        assert!(e.is_none(), "plain move {k}: {e:?}");
+        t = dma.next_ready().expect("busy");
+    }
+    // The row's last: nothing plain before it.
+    assert_eq!(dma.stretch(0).map(|s| s.plain), Some(0));
+    // A stride that misaligns the next element, or a shifted one, gives
+    // no plain move.
+    let mut odd = Dma::new(Params::DEFAULT);
+    odd.write_reg(0, 0x04, stride(4, 8), &mem);
+    odd.write_reg(0, 0x08, count(1, 5), &mem);
+    odd.write_reg(0, 0x0c, 0x8f00_1000, &mem);
+    odd.write_reg(0, 0x10, 0x400, &mem);
+    odd.write_reg(0, 0x00, 0x3 | 3 << 5, &mem);
+    assert_eq!(odd.stretch(0).map(|s| s.plain), Some(0));
+}

@@ -43,10 +43,12 @@
 //!   the core itself can change what it sees, so running it alone gives
 //!   exactly what strict cycle-by-cycle order gives.
 //! * **Running ahead.** Untraced, a core whose safe horizon is near may
-//!   run further (within a window that doubles while it pays off) from a
-//!   checkpoint of its state and SRAM. Nothing it does there leaves the
-//!   core: a remote or external access, a system call, a fault or a
-//!   barrier waits until it is the earliest action of all. If something
+//!   run further (within a window that doubles while it pays off, shrinks
+//!   with each roll-back, and once below the least comes back to it after
+//!   [`CALM`] cycles in safe steps) from a checkpoint of its state and
+//!   SRAM. Nothing it does there leaves the core: a remote or external
+//!   access, a system call, a fault or a barrier waits until it is the
+//!   earliest action of all. If something
 //!   reaches the core in a cycle it has already passed, it goes back to
 //!   the checkpoint and runs again up to that cycle. The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
@@ -95,7 +97,8 @@ use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packe
 
 use crate::config::CoreId;
 use crate::core::{
-    is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared, SoloLoads,
+    held_by_dma, is_dma, Answer, Checkpoint, CoreExit, RemoteAccess, RemoteKind, RunState, Shared,
+    SoloLoads,
 };
 use crate::machine::{dram_offset, IdleWatch, Machine, StopReason};
 use crate::timing::{idle_wakeup, DramPort, Pipeline};
@@ -116,6 +119,14 @@ const FETCHES: usize = usize::MAX - 1;
 /// horizon; below the smallest it does not run ahead at all.
 const MIN_WINDOW: u64 = 256;
 const MAX_WINDOW: u64 = 1 << 16;
+
+/// Cycles a core whose window shrank below [`MIN_WINDOW`] runs in safe
+/// steps only before it runs ahead again.
+const CALM: u64 = 1 << 10;
+
+/// Cycles after it polled its DMA registers in a run past its engine's
+/// next move before a core runs so again (`Machine::dma_bound`).
+const DMA_POLL_QUIET: u64 = 1024;
 
 /// What a core is waiting for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +229,14 @@ struct Agent {
     spec_limit: u64,
     /// A multicast store being sent: the next core to send it to.
     multicast_next: usize,
+    /// Its window shrank below [`MIN_WINDOW`] (roll-backs): it runs ahead
+    /// again, from the least window, at this cycle (`Machine::core_turn`).
+    calm: Option<u64>,
+    /// A run of it past its DMA engine's next move (`Machine::dma_bound`)
+    /// ended at a read of its DMA registers at this cycle: it polls them,
+    /// and runs only up to the engine's next move until
+    /// [`DMA_POLL_QUIET`] cycles later.
+    dma_polled: u64,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -297,6 +316,14 @@ pub struct Timed {
     settling: bool,
     /// Runs that ended so.
     pub kept_parked: u64,
+    /// Per core: the fewest cycles from a read request to external memory
+    /// leaving its node to the response reaching it (no queue, no other
+    /// read at external memory's port).
+    dram_trip: Vec<u64>,
+    /// For the core running: the first cycle its DMA engine could change
+    /// its DMA registers (the engine's next move, plus one); `u64::MAX`
+    /// outside the scheduler's core turns.
+    regs_until: u64,
 }
 
 /// The retry cycle of an access or DMA move waiting for a place in its
@@ -350,6 +377,8 @@ impl Timed {
             window: MIN_WINDOW,
             spec_limit: 0,
             multicast_next: 0,
+            calm: None,
+            dma_polled: 0,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -369,6 +398,21 @@ impl Timed {
             port_back.push(back);
         }
         let min_out = port_out.iter().copied().min().unwrap_or(u64::MAX / 4);
+        let dram_trip = m
+            .cores
+            .iter()
+            .map(|core| {
+                let n = node(core.id);
+                let out = mesh.min_latency(n, Dest::External, Kind::ReadRequest);
+                let back = mesh.min_latency_from_elink(n);
+                match (out, back) {
+                    (Some(o), Some(b)) => o + core.pipe.params.dram_latency + b,
+                    // (No way to external memory: the engine's reads of it
+                    // fault, which `dma_bound` leaves to its next move.)
+                    _ => 0,
+                }
+            })
+            .collect();
         let nodes: Vec<NodeId> = m.cores.iter().map(|c| node(c.id)).collect();
         // (An uncontended packet's latency depends on the hops alone, and
         // the first core is at a corner: every distance of the chip is
@@ -396,6 +440,8 @@ impl Timed {
             parked_at: None,
             settling: false,
             kept_parked: 0,
+            dram_trip,
+            regs_until: u64::MAX,
             dram_reads: 0,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
@@ -934,7 +980,7 @@ impl Machine {
                         {
                             horizon = horizon.min(b);
                         }
-                        horizon = horizon.min(dma_i.saturating_add(1));
+                        horizon = horizon.min(self.dma_bound(t, i, dma_i));
                         if let Some(at) = ext_at {
                             horizon = horizon.min(at.saturating_add(t.lookahead));
                         }
@@ -1011,7 +1057,9 @@ impl Machine {
                         } else {
                             0
                         };
+                        t.regs_until = dma_i.saturating_add(1);
                         let stop = self.core_turn(t, i, horizon, hard, free_until);
+                        t.regs_until = u64::MAX;
                         t.solo_until = 0;
                         stop
                     }
@@ -1257,7 +1305,7 @@ impl Machine {
         // reaching the core comes later, or makes a core running ahead go
         // back): reads of its registers are answered in the run. (Not
         // traced: a trace shows them as the machine answers them.)
-        core.dma_direct = self.trace.is_none();
+        core.dma_direct = self.trace.is_none() && horizon <= t.regs_until;
         let exit = loop {
             let mut shared = Shared {
                 dram: &mut self.dram,
@@ -1286,7 +1334,11 @@ impl Machine {
                 break exit;
             }
             let issue = core.probe_issue(&mut shared, &access);
-            if issue >= horizon {
+            if issue >= horizon.min(t.regs_until) {
+                if issue < horizon {
+                    // (Past its DMA engine's next move: `dma_bound`.)
+                    t.agents[i].dma_polled = issue;
+                }
                 t.agents[i].wait = Wait::Emit {
                     access,
                     issue,
@@ -1327,6 +1379,12 @@ impl Machine {
             // it depends on where the others are then (a core that ran
             // further has not arrived yet, `timed_wand`).
             exit @ (CoreExit::Trap { .. } | CoreExit::Wand) => {
+                t.agents[i].wait = Wait::Settle(exit);
+                None
+            }
+            // Anything else once its DMA engine's moves before it are
+            // made (`Core::dma_detached`).
+            exit if core.dma_detached => {
                 t.agents[i].wait = Wait::Settle(exit);
                 None
             }
@@ -1427,8 +1485,9 @@ impl Machine {
             t.agents[i].wait = Wait::Response { access, issue };
             return None;
         }
-        if k == i && is_dma(access.addr & 0xF_FFFF) {
-            // Its own DMA registers.
+        if k == i && (is_dma(access.addr & 0xF_FFFF) || held_by_dma(access.addr & 0xF_FFFF)) {
+            // Its own DMA registers (or a register whose write waited for
+            // its DMA engine's moves: `Core::dma_detached`).
             let mut shared = Shared {
                 dram: &mut self.dram,
                 ext_base: self.config.ext_base,
@@ -1888,7 +1947,20 @@ impl Machine {
         free_until: u64,
     ) -> Option<StopReason> {
         let start = self.cores[i].stats.cycles;
-        let window = t.agents[i].window;
+        let a = &mut t.agents[i];
+        if a.window < MIN_WINDOW {
+            // Roll-backs shrank its window below the least: it tries
+            // again once it has run a while in safe steps only.
+            match a.calm {
+                None => a.calm = Some(start.saturating_add(CALM)),
+                Some(at) if start >= at => {
+                    a.window = MIN_WINDOW;
+                    a.calm = None;
+                }
+                Some(_) => {}
+            }
+        }
+        let window = a.window;
         let ahead = !t.strict
             && self.trace.is_none()
             && window >= MIN_WINDOW
@@ -1898,7 +1970,14 @@ impl Machine {
         // strict order (which proves it exact) nor traced; and stops the
         // core for good when only other cores bound its horizon (its own
         // deliveries and DMA engine would wake it at once).
-        let skip = !t.strict && self.trace.is_none();
+        // A run past its DMA engine's next move (`dma_bound`) leaves that
+        // move and the next ones to be made after it: what the engine's
+        // registers read changes within the run, so a loop polling them is
+        // not skipped, and writes of the registers that change what the
+        // moves do wait for them (`Core::dma_detached`).
+        let detached = horizon > t.regs_until;
+        self.cores[i].dma_detached = detached;
+        let skip = !t.strict && self.trace.is_none() && !detached;
         if !skip {
             // (Its loop's iterations are not watched in this run: one
             // found later is watched afresh, with all it reads.)
@@ -2109,6 +2188,73 @@ impl Machine {
 }
 
 impl Machine {
+    /// The first cycle core `i`'s DMA engine, whose next move is at
+    /// `dma_i`, could change anything the core sees: the core's run may
+    /// reach it, the engine's moves before it made later in the
+    /// machine's order (`Core::dma_detached`). That is `dma_i + 1` (the
+    /// core's instructions of a cycle come before its engine's move),
+    /// unless every move up to the bound only sends a read request to
+    /// external memory for an element written into the core's SRAM when
+    /// its data returns (`Dma::stretch`'s plain moves): such a move
+    /// changes only the engine's counters and addresses, which the core
+    /// reads through the machine in such a run, sends nothing the core
+    /// sees before the request's round trip (`Timed::dram_trip`), and
+    /// ticks no timer while MESHCONFIG counts no core access (its writes
+    /// wait for the moves in such a run). One move per
+    /// `dma_mesh_interval` at most: the engine's path into the mesh.
+    /// Not in strict order nor traced, nor while the core polls its DMA
+    /// registers, nor once it has written RESETCORE's 1.
+    fn dma_bound(&self, t: &Timed, i: usize, dma_i: u64) -> u64 {
+        let next = dma_i.saturating_add(1);
+        let core = &self.cores[i];
+        let interval = core.pipe.params.dma_mesh_interval;
+        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        if dma_i == u64::MAX
+            || t.strict
+            || self.trace.is_some()
+            || t.dram_trip[i] == 0
+            || interval == 0
+            || mesh.mesh0 | mesh.mesh1 != 0
+            || core.regs.resetcore != 0
+            || core.stats.cycles < t.agents[i].dma_polled.saturating_add(DMA_POLL_QUIET)
+        {
+            return next;
+        }
+        let me = core.id.bits();
+        let chip = self.config.chip();
+        let (base, size) = (self.config.ext_base, self.config.ext_size);
+        // A range of external memory (not a core's window), and one of
+        // the core's own SRAM.
+        let external = |(lo, hi): (u32, u32)| {
+            lo >> 20 == hi >> 20
+                && !chip.contains(lo >> 20)
+                && lo >> 20 != 0
+                && dram_offset(chip, base, size, lo) < size
+                && dram_offset(chip, base, size, hi) < size
+                && dram_offset(chip, base, size, hi) - dram_offset(chip, base, size, lo) == hi - lo
+        };
+        let local = |(lo, hi): (u32, u32)| {
+            lo >> 20 == hi >> 20
+                && (lo >> 20 == 0 || lo >> 20 == me)
+                && core.sram.contains(lo & 0xF_FFFF, hi - lo + 1)
+        };
+        let mut bound = dma_i.saturating_add(t.dram_trip[i]);
+        for ch in 0..2 {
+            let Some(run) = core.dma.stretch(ch) else {
+                continue;
+            };
+            let plain = if run.plain > 0 && external(run.src) && local(run.dst) {
+                u64::from(run.plain)
+            } else {
+                0
+            };
+            // Its first move that is not plain comes after its plain
+            // moves, each at least `interval` after the engine's last.
+            bound = bound.min(dma_i.saturating_add(plain * interval).saturating_add(1));
+        }
+        bound.max(next)
+    }
+
     /// Core `i`, parked in a polling loop ([`Wait::Spin`]), runs up to
     /// cycle `now` before its DMA engine's move of `now`, which is made
     /// again after the core's instructions of that cycle.

@@ -43,6 +43,15 @@ pub(crate) fn is_dma(off: u32) -> bool {
     (0xF0500..0xF0540).contains(&off)
 }
 
+/// MESHCONFIG and RESETCORE: a write of one changes what the core's DMA
+/// engine's moves do to it (the mesh events its timers count, the engine
+/// itself), so while the engine's moves wait (`Core::dma_detached`) the
+/// machine performs it, after them, as it does a DMA register's.
+#[inline(always)]
+pub(crate) fn held_by_dma(off: u32) -> bool {
+    off == 0xF0700 || off == 0xF070C
+}
+
 /// The bit of the DMA register word at `off` (0xF0500-0xF053F) in a
 /// polling loop's read set (`Spin`).
 #[inline(always)]
@@ -191,6 +200,10 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// (`Core::dma_direct`): the core's DMA engine, whose registers a
     /// load or MOVFS reads at once instead of asking the machine.
     pub(super) dma: Option<&'a epsim_dma::Dma>,
+    /// Timed mode: the run goes on past the DMA engine's next move
+    /// (`Core::dma_detached`): writes of MESHCONFIG and RESETCORE go to
+    /// the machine (`held_by_dma`).
+    pub(super) dma_detached: bool,
     /// Such a read happened since this was last cleared (a polling loop
     /// may read the registers as it reads its SRAM: `Spin`).
     pub(super) direct: bool,
@@ -308,6 +321,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             dram_via_mesh: false,
             remote_insn: None,
             dma: None,
+            dma_detached: false,
             direct: false,
             dma_reads: 0,
             lazy_timers: false,
@@ -749,6 +763,14 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             Place::Mmr(off) if size == Size::Word && self.timer_wait(off, true) => {
                 return Access::Busy;
             }
+            Place::Mmr(off) if size == Size::Word && self.dma_detached && held_by_dma(off) => {
+                let addr = self.id_bits << 20 | off;
+                return match self.deferred(addr, size, RemoteKind::Store(value)) {
+                    Access::Ready(_) => Access::Ready(()),
+                    Access::Fault(f) => Access::Fault(f),
+                    _ => Access::Busy,
+                };
+            }
             Place::Mmr(off) if size == Size::Word => {
                 if !self.mmr_write(s, off, value as u32) {
                     return Access::Fault(MemFault::Unmapped);
@@ -837,7 +859,7 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             return self.solo_stop();
         }
         let off = sreg.mmr_addr();
-        if is_dma(off) {
+        if is_dma(off) || (self.dma_detached && held_by_dma(off)) {
             let addr = self.id_bits << 20 | off;
             return match self.deferred(addr, Size::Word, RemoteKind::Store(u64::from(value))) {
                 Access::Busy => Access::Busy,

@@ -32,7 +32,7 @@ mod solo;
 pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as SoloWaiting};
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
-pub(crate) use bus::is_dma;
+pub(crate) use bus::{held_by_dma, is_dma};
 pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
 use bus::{MemCodes, Place};
 
@@ -190,6 +190,14 @@ pub struct Core {
     /// are answered from the engine at once, as the machine would answer
     /// them (set by the scheduler for each run).
     pub dma_direct: bool,
+    /// Timed mode: this run goes on past the next move of the core's DMA
+    /// engine, made later in the machine's order (every move up to the
+    /// run's end only sends a read of external memory: `sched.rs`,
+    /// `Machine::dma_bound`), so a write of MESHCONFIG or RESETCORE, which
+    /// changes what such a move does to the core, goes to the machine
+    /// first, as one of the DMA registers would (set by the scheduler for
+    /// each run).
+    pub dma_detached: bool,
     /// The loop being watched.
     spin: Box<Spin>,
     /// Timed mode: the machine's network lent for a run in which the
@@ -662,6 +670,7 @@ impl Core {
             spin_skip: false,
             spin_park: false,
             dma_direct: false,
+            dma_detached: false,
             spin: Box::new(Spin::new()),
             solo: None,
         }
@@ -853,6 +862,7 @@ impl Core {
                 spin,
                 dma,
                 dma_direct,
+                dma_detached,
                 solo,
                 ..
             } = self;
@@ -860,6 +870,7 @@ impl Core {
             if TIMED && *dma_direct {
                 bus.dma = Some(&*dma);
             }
+            bus.dma_detached = TIMED && *dma_detached;
             bus.answer = answer.take();
             bus.dram_via_mesh = *dram_via_mesh;
             if TIMED && !TRACE {
