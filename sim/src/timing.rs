@@ -287,7 +287,7 @@ const SLOTS: usize = 3 * STRIDE + 2;
 /// The scoreboard's length: every `u8` slot index is in bounds (those past
 /// [`SLOTS`] are never used), so indexing needs no check.
 const READY_LEN: usize = 256;
-const _: () = assert!(SLOTS <= READY_LEN && SLOTS % 8 == 0);
+const _: () = assert!(SLOTS <= READY_LEN && SLOTS.is_multiple_of(8));
 
 /// Kinds of result, indexing the latency table of [`Pipeline::complete`].
 const KIND_IALU: u8 = 0;
