@@ -251,6 +251,28 @@ fn nothing_is_done_while_a_packet_is_in_flight() {
 /// cycles (the routers' updates are left for later, `Mesh::solo_settle`).
 /// Every arrival and, after every packet, the whole state must equal
 /// stepping's.
+/// After a series of solo trips settled: stepping both networks on from
+/// there with the same random traffic leaves them alike.
+fn steps_on_alike(
+    mesh: &mut Mesh,
+    reference: &mut Mesh,
+    rng: &mut Rng,
+    next_dram: &mut u32,
+    seed: u64,
+) {
+    let from = mesh.now() + 1;
+    let more = rng.below(1 << 20) + 1;
+    let mut d2 = *next_dram;
+    traffic(mesh, &mut Rng::new(more), from, next_dram);
+    traffic(reference, &mut Rng::new(more), from, &mut d2);
+    assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
+}
+
+/// Three chips besides the E16G301, their eLinks on other sides.
+fn other_chips() -> [Geometry; 3] {
+    [(8, 8, Side::East), (2, 3, Side::West), (1, 5, Side::South)].map(|(r, c, s)| chip(r, c, s))
+}
+
 fn loads(geometry: Geometry, params: Params, seed: u64, rounds: usize) -> usize {
     let mut rng = Rng::new(seed);
     let mut lazy = 0;
@@ -311,14 +333,7 @@ fn loads(geometry: Geometry, params: Params, seed: u64, rounds: usize) -> usize 
         mesh.solo_settle();
         assert!(!mesh.solo_unsettled());
         assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
-        // Stepping on from the settled state gives the same as from the
-        // stepped one.
-        let from = mesh.now() + 1;
-        let more = rng.below(1 << 20) + 1;
-        let mut d2 = next_dram;
-        traffic(&mut mesh, &mut Rng::new(more), from, &mut next_dram);
-        traffic(&mut reference, &mut Rng::new(more), from, &mut d2);
-        assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
+        steps_on_alike(&mut mesh, &mut reference, &mut rng, &mut next_dram, seed);
     }
     lazy
 }
@@ -335,11 +350,8 @@ fn a_cores_loads_one_after_another_leave_the_network_as_stepped() {
         ..Params::DEFAULT
     };
     loads(Geometry::E16G301, slow, 12, 60);
-    for (k, (rows, cols, side)) in [(8, 8, Side::East), (2, 3, Side::West), (1, 5, Side::South)]
-        .into_iter()
-        .enumerate()
-    {
-        loads(chip(rows, cols, side), Params::DEFAULT, 200 + k as u64, 20);
+    for (k, g) in other_chips().into_iter().enumerate() {
+        loads(g, Params::DEFAULT, 200 + k as u64, 20);
     }
 }
 
@@ -455,14 +467,7 @@ fn rounds(geometry: Geometry, params: Params, seed: u64, n: usize) -> u64 {
         mesh.solo_settle();
         assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
         fast += mesh.solo_round_fast();
-        // Stepping on from the settled state gives the same as from the
-        // stepped one.
-        let from = mesh.now() + 1;
-        let more = rng.below(1 << 20) + 1;
-        let mut d2 = next_dram;
-        traffic(&mut mesh, &mut Rng::new(more), from, &mut next_dram);
-        traffic(&mut reference, &mut Rng::new(more), from, &mut d2);
-        assert_eq!(mesh.state_digest(), reference.state_digest(), "seed {seed}");
+        steps_on_alike(&mut mesh, &mut reference, &mut rng, &mut next_dram, seed);
     }
     fast
 }
@@ -479,10 +484,7 @@ fn round_trips_over_the_ways_before_leave_the_network_as_stepped() {
         ..Params::DEFAULT
     };
     rounds(Geometry::E16G301, slow, 22, 40);
-    for (k, (rows, cols, side)) in [(8, 8, Side::East), (2, 3, Side::West), (1, 5, Side::South)]
-        .into_iter()
-        .enumerate()
-    {
-        rounds(chip(rows, cols, side), Params::DEFAULT, 300 + k as u64, 20);
+    for (k, g) in other_chips().into_iter().enumerate() {
+        rounds(g, Params::DEFAULT, 300 + k as u64, 20);
     }
 }

@@ -246,18 +246,7 @@ impl Mesh {
         self.transmit(p.dst, p.bytes, start, ready);
         self.wheel_at(start);
         let tick = self.tx_busy.saturating_add(self.k.tx_latency);
-        self.seq += 1;
-        self.stats.totals.delivered[net] += 1;
-        let at = ceil_cycle(tick);
-        self.now = self.now.max(at).max(t);
-        *self.bounds.get_mut() = None;
-        Some(Arrival {
-            tag: p.tag,
-            at,
-            at_half: tick,
-            to: Dest::External,
-            net: w.net,
-        })
+        Some(self.solo_arrive(t, tick, p.tag, Dest::External, w.net))
     }
 
     /// [`Mesh::solo_inject_external`] of `p` at `t` over the kept
@@ -293,18 +282,7 @@ impl Mesh {
         self.stats.totals.hops[net] += w.steps2 - 1;
         self.wheel_at(tick.max(s));
         self.stats.node_mut(w.node2).delivered += 1;
-        self.seq += 1;
-        self.stats.totals.delivered[net] += 1;
-        let at = ceil_cycle(tick);
-        self.now = self.now.max(at).max(t);
-        *self.bounds.get_mut() = None;
-        Some(Arrival {
-            tag: p.tag,
-            at,
-            at_half: tick,
-            to: Dest::Node(w.to),
-            net: w.net2,
-        })
+        Some(self.solo_arrive(t, tick, p.tag, Dest::Node(w.to), w.net2))
     }
 
     /// A bound on the cycles from a solo packet's injection to its
@@ -429,17 +407,24 @@ impl Mesh {
                 Dest::Node(self.coords[node])
             }
         };
+        self.solo_arrive(t, tick, f.tag, to, f.net)
+    }
+
+    /// A solo packet injected at cycle `t` arrives at tick `tick` (half
+    /// cycles) at `to`: counted as delivered, the clock moved to its cycle.
+    #[inline]
+    fn solo_arrive(&mut self, t: Cycle, tick: u64, tag: u64, to: Dest, net: Net) -> Arrival {
         self.seq += 1;
-        self.stats.totals.delivered[net] += 1;
+        self.stats.totals.delivered[net.index()] += 1;
         let at = ceil_cycle(tick);
         self.now = self.now.max(at).max(t);
         *self.bounds.get_mut() = None;
         Arrival {
-            tag: f.tag,
+            tag,
             at,
             at_half: tick,
             to,
-            net: f.net,
+            net,
         }
     }
 
