@@ -142,6 +142,8 @@ pub struct Record {
     /// The bank-use history after the block, and where it starts.
     banks: u128,
     banks_from: i64,
+    /// The SRAM banks its lines were fetched from (`Pipeline::fetched`).
+    fetched: u8,
     last: i64,
     next: i64,
     last_class: OpClass,
@@ -560,6 +562,7 @@ impl Pipeline {
             flags,
             banks: self.banks,
             banks_from: self.banks_from as i64 - b,
+            fetched: self.block_fetched,
             last: self.last as i64 - b,
             next: self.next as i64 - b,
             last_class: self.last_class,
@@ -636,6 +639,7 @@ impl Pipeline {
             }
         }
         self.quiet = quiet;
+        self.fetched |= r.fetched;
         let at = |rel: i64| (b + rel) as u64;
         // The whole history: the part older than the key covers cannot
         // affect any later fetch (they look back no further).

@@ -129,6 +129,16 @@ impl CodeMem {
         }
     }
 
+    /// Whether any byte of `[off, off + len)` may have been written since
+    /// [`CodeMem::undo_begin`] (its page was kept): false only while
+    /// keeping.
+    pub fn written_since_undo(&self, off: u32, len: u32) -> bool {
+        if !self.undo_on {
+            return true;
+        }
+        len > 0 && (self.kept(off) || self.kept(off + len - 1))
+    }
+
     /// Whether the page of `off` is kept already (the fast path of
     /// stores while keeping).
     #[inline(always)]

@@ -50,7 +50,10 @@
 //!   access, a system call, a fault or a barrier waits until it is the
 //!   earliest action of all. If something
 //!   reaches the core in a cycle it has already passed, it goes back to
-//!   the checkpoint and runs again up to that cycle. The `strict` switch,
+//!   the checkpoint and runs again up to that cycle; but for a read of
+//!   its SRAM that could not have changed what it did nor read anything
+//!   it changed since (`Machine::read_in_past`): that is answered from
+//!   where the core stands. The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
 //!   prove all this gives the same results (sim/tests/multicore.rs,
 //!   sim/tests/wires.rs).
@@ -1655,8 +1658,15 @@ impl Machine {
 
     /// Applies the first delivery due at core `i`.
     fn deliver(&mut self, t: &mut Timed, i: usize) -> Option<StopReason> {
-        let at = t.agents[i].inbox.front()?.0;
-        if !self.settle_speculation(t, i, at) {
+        let (at, d) = t.agents[i].inbox.front()?;
+        let at = *at;
+        let read = match d {
+            Delivery::Packet(Payload::ReadRequest { access, .. }) => Some(*access),
+            Delivery::Serve => t.agents[i].reads.front().map(|r| r.1),
+            _ => None,
+        };
+        let past = read.is_some_and(|access| self.read_in_past(t, i, at, access));
+        if !past && !self.settle_speculation(t, i, at) {
             // Rolled back before `at`: the core runs up to it first.
             return None;
         }
@@ -1716,6 +1726,36 @@ impl Machine {
         }
         self.interrupt_before_emit(t, i, at);
         None
+    }
+
+    /// Whether core `i`, which ran ahead past `at`, answers `access`, a
+    /// read from the mesh reaching its memory at `at`, as strict order
+    /// would without going back: the read gives the bytes as they were at
+    /// `at`, and takes their SRAM bank in that cycle, which delays only a
+    /// fetch from that bank looking at it then (a load or store is not
+    /// delayed, `Pipeline::memory`). So: a plain read (a TESTSET writes) of
+    /// SRAM (registers change as the core runs) none of whose bytes were
+    /// written since the checkpoint, in a bank no line was fetched from
+    /// since, while the core's DMA engine, which could write them, is
+    /// idle. The bank's use in `at` is still recorded, for fetches to
+    /// come, as it would have been.
+    fn read_in_past(&self, t: &Timed, i: usize, at: u64, access: RemoteAccess) -> bool {
+        let core = &self.cores[i];
+        if !t.agents[i].speculating || core.stats.cycles <= at {
+            return false;
+        }
+        if !matches!(access.kind, RemoteKind::Load | RemoteKind::Fetch) {
+            return false;
+        }
+        let (off, len) = match access.kind {
+            // (The aligned line.)
+            RemoteKind::Fetch => (access.addr & 0xF_FFF8, 8),
+            _ => (access.addr & 0xF_FFFF, access.size.bytes()),
+        };
+        off + len <= core.sram.size()
+            && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
+            && !core.sram.written_since_undo(off, len)
+            && !core.dma.is_busy()
     }
 
     /// Core `i`'s memory answers a read request from core `from` at `at`

@@ -414,6 +414,14 @@ pub struct Pipeline {
     /// `banks_from` (which moves up as later cycles are used).
     pub(crate) banks: u128,
     pub(crate) banks_from: u64,
+    /// The SRAM banks lines were fetched from (bit `b` for bank `b`) since
+    /// the core's last checkpoint (`Core::checkpoint` clears it): a read
+    /// from the mesh that reaches a bank none of its fetches looked at
+    /// cannot have delayed one (`Machine::read_in_past`).
+    pub(crate) fetched: u8,
+    /// The same since the block being timed in detail began
+    /// ([`Pipeline::dram_log_start`]), for its record.
+    pub(crate) block_fetched: u8,
     /// The core may not issue before this cycle (a blocking load, a full
     /// store queue), and why.
     pub(crate) blocked_until: u64,
@@ -496,6 +504,8 @@ impl Pipeline {
             },
             banks: 0,
             banks_from: 0,
+            fetched: 0,
+            block_fetched: 0,
             blocked_until: 0,
             blocked_reason: Stall::ExtLoad,
             blocked_by_load: true,
@@ -636,10 +646,13 @@ impl Pipeline {
         Some(ready)
     }
 
-    /// Starts logging the fetches from DRAM of a block ([`DramLog`]).
+    /// Starts logging the fetches of a block timed in detail: those from
+    /// DRAM ([`DramLog`]), and the SRAM banks fetched from
+    /// (`block_fetched`).
     #[inline]
     pub(crate) fn dram_log_start(&mut self) {
         self.dram_log = DramLog::EMPTY;
+        self.block_fetched = 0;
     }
 
     /// Whether a block of DRAM code (`n` instructions over `lines` 8-byte
@@ -805,6 +818,8 @@ impl Pipeline {
         let mut timed = true;
         let (ready, reason) = if self.local(addr) {
             let bank = Pipeline::bank(addr);
+            self.fetched |= 1 << bank;
+            self.block_fetched |= 1 << bank;
             let mut r = after;
             while self.bank_busy(r - p.fetch_lead.min(r), bank) {
                 r += 1;

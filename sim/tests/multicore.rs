@@ -519,6 +519,42 @@ fn dma_programs_run_ahead_exactly_as_in_strict_order() {
 }
 
 #[test]
+fn reads_of_a_core_that_ran_ahead_are_answered_without_going_back() {
+    // (readers: the other 15 cores read a computing core's SRAM over the
+    // mesh while it works: a word nothing writes, a counter it advances,
+    // the code it runs. A read of a word it has not written since its
+    // checkpoint, in a bank it fetched no line from, is answered from
+    // where it stands, `Machine::read_in_past`; answering the counter so
+    // gives values from its future, and the output differs from strict
+    // order's.)
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/readers.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for what in ["worker cycles", "constant", "counter", "code bank"] {
+        assert!(out.contains(&format!("readers: {what} ")), "{out}");
+    }
+    // stages: ePython's pipeline (examples/pipeline.py) in C: a core
+    // sorting while the stage before it polls its postbox remotely. Its
+    // runs ahead are no longer sent back by each poll (55,002 roll-backs
+    // before, 554 with the reads answered). (stages_long.elf, 40 items
+    // instead of 32, ends 539 cycles apart from strict order, before this
+    // change as after: an open defect.)
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/stages.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("stages: checksum -1914791097"),
+        "{}",
+        stdout(&o)
+    );
+    let rollbacks: u64 = String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .find_map(|l| l.strip_prefix("epsim: run-aheads rolled back: "))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("--stats gives the roll-backs");
+    assert!(rollbacks < 5_000, "{rollbacks} roll-backs");
+}
+
+#[test]
 fn debugcmd_halts_and_resumes_another_core() {
     for mode in ["functional", "timed"] {
         let o = epsim(&[

@@ -1501,6 +1501,7 @@ impl Core {
     /// Saves the core's state in `into` (reusing its buffers).
     pub fn checkpoint(&mut self, into: &mut Option<Box<Checkpoint>>) {
         self.sram.undo_begin();
+        self.pipe.fetched = 0;
         match into {
             Some(cp) => {
                 cp.state.clone_from(&self.state);
