@@ -1329,8 +1329,15 @@ impl Mesh {
             let b = &mut best[slot(d.dest)];
             *b = (*b).min(d.tick);
         }
-        for port in &self.tx_ports {
+        // (None waiting at the eLink is delivered before `tx_least`: once
+        // one gives that, the others are passed over; most packets in
+        // flight wait there when cores stream to or from DRAM.)
+        let tx_least = self.tx_done(floor);
+        'tx: for port in &self.tx_ports {
             for f in &port.q {
+                if best[n] <= tx_least {
+                    break 'tx;
+                }
                 best[n] = best[n].min(self.tx_done(f.ready.max(floor)));
             }
         }

@@ -26,6 +26,7 @@ pub(crate) struct MinTree {
 impl MinTree {
     pub(crate) fn new(len: usize) -> MinTree {
         let leaves = len.max(1).next_power_of_two();
+        assert!(2 * leaves <= 1 << 32, "a MinTree of {len} slots");
         MinTree {
             leaves,
             node: vec![NONE; 2 * leaves],
@@ -82,13 +83,15 @@ impl MinTree {
         mut below: impl FnMut(u128) -> bool,
         mut each: impl FnMut(usize, u128),
     ) {
-        // Depth at most 64; two entries pushed per level.
-        let mut stack = [0usize; 130];
+        // Each step takes one entry and gives back at most two, one level
+        // down: at most one entry per level, plus the root (node indices
+        // fit in 32 bits: `MinTree::new`).
+        let mut stack = [0u32; 65];
         stack[0] = 1;
         let mut top = 1;
         while top > 0 {
             top -= 1;
-            let j = stack[top];
+            let j = stack[top] as usize;
             let key = self.node[j];
             if key == NONE || !below(key) {
                 continue;
@@ -100,8 +103,8 @@ impl MinTree {
             let (l, r) = (2 * j, 2 * j + 1);
             // The child holding the least is looked at first (pushed last).
             let (first, then) = if self.node[l] == key { (l, r) } else { (r, l) };
-            stack[top] = then;
-            stack[top + 1] = first;
+            stack[top] = then as u32;
+            stack[top + 1] = first as u32;
             top += 2;
         }
     }

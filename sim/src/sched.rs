@@ -739,7 +739,7 @@ impl Machine {
         let mut cond = None;
         // The cycle after the last action's.
         let mut floor = 0;
-        loop {
+        'step: loop {
             // Every agent's earliest action: the group's cores and any
             // other core a packet is due at, kept ordered; only the cores
             // something happened to are looked at again.
@@ -786,25 +786,39 @@ impl Machine {
             // up to it (and must, before anything arriving by then is
             // missed).
             let frontier = next.map_or(u64::MAX, |n| n.0);
-            if let Some(bound) = t.mesh.earliest_arrival_bound() {
-                if bound <= frontier && bound < limit {
-                    // (What arrived, arrived by the cycle reached: `bound`,
-                    // or earlier where a place freed for a refused
-                    // injection.)
-                    floor = self.advance_mesh(t, bound) + 1;
-                    continue;
+            // An advance in which nothing arrived and no place freed for a
+            // refused injection changes nothing the steps above looked at
+            // (no core is dirty, the queue, `outbox` and `fetches` are as
+            // they were): the mesh is looked at again from here.
+            loop {
+                if let Some(bound) = t.mesh.earliest_arrival_bound() {
+                    if bound <= frontier && bound < limit {
+                        // (What arrived, arrived by the cycle reached:
+                        // `bound`, or earlier where a place freed for a
+                        // refused injection.)
+                        floor = self.advance_mesh(t, bound) + 1;
+                        if t.arrivals.is_empty() && t.dirty.is_empty() {
+                            continue;
+                        }
+                        continue 'step;
+                    }
                 }
-            }
-            // A refused injection waits for a place to free in its node's
-            // queue: the mesh runs up to the next action (nothing arrives
-            // by then), or to the first cycle a place frees in a queue
-            // something waits for, where that retry is the next action.
-            if !t.refused.is_empty() {
-                let to = frontier.min(limit.saturating_sub(1));
-                if t.mesh.now() < to {
-                    self.advance_mesh(t, to);
-                    continue;
+                // A refused injection waits for a place to free in its
+                // node's queue: the mesh runs up to the next action
+                // (nothing arrives by then), or to the first cycle a place
+                // frees in a queue something waits for, where that retry
+                // is the next action.
+                if !t.refused.is_empty() {
+                    let to = frontier.min(limit.saturating_sub(1));
+                    if t.mesh.now() < to {
+                        self.advance_mesh(t, to);
+                        if t.arrivals.is_empty() && t.dirty.is_empty() {
+                            continue;
+                        }
+                        continue 'step;
+                    }
                 }
+                break;
             }
             let parked = t.parked_bound();
             if let Some(c) = cond {
@@ -977,10 +991,10 @@ impl Machine {
                         if let Some(&(at, _)) = t.agents[i].inbox.front() {
                             horizon = horizon.min(at);
                         }
-                        if let Some(b) = t
+                        let arriving = t
                             .mesh
-                            .next_arrival_bound(Dest::Node(node(self.cores[i].id)))
-                        {
+                            .next_arrival_bound(Dest::Node(node(self.cores[i].id)));
+                        if let Some(b) = arriving {
                             horizon = horizon.min(b);
                         }
                         horizon = horizon.min(self.dma_bound(t, i, dma_i));
@@ -1018,10 +1032,7 @@ impl Machine {
                         if let Some(&(at, _)) = t.agents[i].inbox.front() {
                             hard = hard.min(at);
                         }
-                        if let Some(b) = t
-                            .mesh
-                            .next_arrival_bound(Dest::Node(node(self.cores[i].id)))
-                        {
+                        if let Some(b) = arriving {
                             hard = hard.min(b);
                         }
                         hard = hard.min(dma_i.saturating_add(1));
