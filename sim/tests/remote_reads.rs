@@ -1,7 +1,8 @@
 //! Read requests from the mesh waiting for a core's memory
 //! (`read_service_interval`): many cores polling one core's word with
-//! TESTSET, as e-lib's `e_mutex_lock` does (`mutex_work`, `mutex`), or
-//! reading its SRAM with DMA (`dma_bw`, `debugcmd`). The scheduler keeps
+//! TESTSET, as e-lib's `e_mutex_lock` does (`mutex_work`, `mutex`, and
+//! `mutex_scan`, whose holder runs code from DRAM), or reading its SRAM
+//! with DMA (`dma_bw`, `debugcmd`). The scheduler keeps
 //! them in a queue answered one per interval (`Machine::serve_read`)
 //! instead of putting each back in the inbox at every answer; the results
 //! must be those of doing so, byte for byte. `answers_as_before` holds the
@@ -40,6 +41,7 @@ fn figures(args: &[&str]) -> String {
 fn answers_as_before() {
     for (name, args) in [
         ("mutex_work", vec!["../firmware/multi/mutex_work.elf"]),
+        ("mutex_scan", vec!["../firmware/multi/mutex_scan.elf"]),
         ("mutex", vec!["../firmware/multi/mutex.elf"]),
         ("dma_bw", vec!["../firmware/multi/dma_bw.elf"]),
         (
@@ -80,7 +82,7 @@ fn run(name: &str, strict: bool, slice: Option<u64>) -> Seen {
 
 #[test]
 fn fast_is_strict() {
-    for name in ["mutex_work", "mutex"] {
+    for name in ["mutex_work", "mutex_scan", "mutex"] {
         let strict = run(name, true, None);
         assert!(!strict.0.contains("CycleLimit"), "{name}: {}", strict.0);
         for (how, slice) in [("fast", None), ("fast in slices of 997", Some(997))] {
