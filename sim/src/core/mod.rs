@@ -507,6 +507,9 @@ impl Spin {
             *a += n * d;
         }
         pipe.shift(&per.moves, n * per.p);
+        // (The iterations' fetches are not made one by one: any bank may
+        // have been looked at, `Machine::read_in_past`.)
+        pipe.fetched = 0xf;
         self.stage = 0;
     }
 
