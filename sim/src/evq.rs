@@ -26,7 +26,13 @@ pub(crate) struct MinTree {
 impl MinTree {
     pub(crate) fn new(len: usize) -> MinTree {
         let leaves = len.max(1).next_power_of_two();
-        assert!(2 * leaves <= 1 << 32, "a MinTree of {len} slots");
+        // (Node indices fit in 32 bits: `MinTree::search`'s stack.)
+        assert!(
+            leaves
+                .checked_mul(2)
+                .is_some_and(|n| u32::try_from(n).is_ok()),
+            "a MinTree of {len} slots"
+        );
         MinTree {
             leaves,
             node: vec![NONE; 2 * leaves],
