@@ -101,6 +101,30 @@ static inline void say_num(const char *s, long n)
     write(1, buf, len);
 }
 
+/* ---- A TESTSET spin lock, as e-lib's e_mutex_lock ---- */
+
+/* Takes the lock word `l` (another core's, by its global address),
+ * leaving `v` (non-zero) in it. */
+static inline void lock_acquire(volatile unsigned *l, unsigned v)
+{
+    unsigned old;
+    do {
+        old = v;
+        __asm__ volatile("testset %0, [%1, %2]" : "+r"(old) : "r"(l), "r"(0) : "memory");
+    } while (old != 0);
+}
+
+static inline void lock_release(volatile unsigned *l) { *l = 0; }
+
+/* Some local work: `n` multiply-adds from `seed`. */
+static inline unsigned lcg_work(unsigned n, unsigned seed)
+{
+    unsigned x = seed;
+    for (unsigned i = 0; i < n; i++)
+        x = x * 1103515245u + 12345u;
+    return x;
+}
+
 /* ---- DMA (isa.md §8; the calls e-lib's e_dma_* make) ---- */
 
 typedef struct {

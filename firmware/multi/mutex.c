@@ -9,31 +9,20 @@ volatile unsigned lock;
 volatile unsigned counter;
 volatile unsigned finished;
 
-static void acquire(volatile unsigned *l)
-{
-    unsigned v;
-    do {
-        v = 1;
-        __asm__ volatile("testset %0, [%1, %2]" : "+r"(v) : "r"(l), "r"(0) : "memory");
-    } while (v != 0);
-}
-
-static void release(volatile unsigned *l) { *l = 0; }
-
 int main(void)
 {
     volatile unsigned *l = on_core(0, 0, &lock);
     volatile unsigned *c = on_core(0, 0, &counter);
     volatile unsigned *f = on_core(0, 0, &finished);
     for (int i = 0; i < ROUNDS; i++) {
-        acquire(l);
+        lock_acquire(l, 1);
         unsigned v = *c;   /* read-modify-write: only safe under the lock */
         *c = v + 1;
-        release(l);
+        lock_release(l);
     }
-    acquire(l);
+    lock_acquire(l, 1);
     *f = *f + 1;
-    release(l);
+    lock_release(l);
     if (my_rank() == 0) {
         while (finished != GROUP_SIZE)
             ;

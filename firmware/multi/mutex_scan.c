@@ -30,17 +30,6 @@ volatile unsigned finished;
 #define OWNER ((volatile unsigned char *)(DRAM_BASE + 0x100))
 #define BAD ((volatile unsigned *)(DRAM_BASE + 0x80))
 
-static void acquire(volatile unsigned *l, unsigned id)
-{
-    unsigned v;
-    do {
-        v = id;
-        __asm__ volatile("testset %0, [%1, %2]" : "+r"(v) : "r"(l), "r"(0) : "memory");
-    } while (v != 0);
-}
-
-static void release(volatile unsigned *l) { *l = 0; }
-
 /* First fit: the first bit of a run of `n` clear bits, found bit by bit
  * (a word of all ones skipped whole), set; WORDS * 32 if there is none
  * (then the claim is lost: counted, not an error). */
@@ -82,15 +71,6 @@ __attribute__((section(".dram_text"), noinline)) void give_back(unsigned start, 
     }
 }
 
-/* Some local work: a rank-dependent number of multiply-adds. */
-static unsigned work(unsigned n, unsigned seed)
-{
-    unsigned x = seed;
-    for (unsigned i = 0; i < n; i++)
-        x = x * 1103515245u + 12345u;
-    return x;
-}
-
 int main(void)
 {
     unsigned me = my_rank();
@@ -112,21 +92,21 @@ int main(void)
     unsigned sink = 0, got[ROUNDS], lost = 0;
     unsigned n = 1 + me % 3;
     for (unsigned round = 0; round < ROUNDS; round++) {
-        acquire(l, id);
+        lock_acquire(l, id);
         got[round] = claim(n, me);
-        release(l);
+        lock_release(l);
         lost += got[round] == WORDS * 32;
-        sink += work(40 + 23 * me, round);
+        sink += lcg_work(40 + 23 * me, round);
     }
     for (unsigned round = 0; round < ROUNDS; round++) {
-        acquire(l, id);
+        lock_acquire(l, id);
         if (got[round] != WORDS * 32)
             give_back(got[round], n);
-        release(l);
+        lock_release(l);
     }
-    acquire(l, id);
+    lock_acquire(l, id);
     *f = *f + 1 + lost * 0x10000; /* from 0xffffffff: 0 after the first */
-    release(l);
+    lock_release(l);
     if (me != 0)
         return sink == 1 ? 2 : 0; /* (keeps `work`) */
     while ((finished & 0xffff) != GROUP_SIZE - 1)

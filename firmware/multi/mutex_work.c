@@ -27,26 +27,6 @@ volatile unsigned finished;
 #define TOTAL ((volatile unsigned *)(DRAM_BASE + 0x100))
 #define MINE ((volatile unsigned *)(DRAM_BASE + 0x200))
 
-static void acquire(volatile unsigned *l, unsigned id)
-{
-    unsigned v;
-    do {
-        v = id;
-        __asm__ volatile("testset %0, [%1, %2]" : "+r"(v) : "r"(l), "r"(0) : "memory");
-    } while (v != 0);
-}
-
-static void release(volatile unsigned *l) { *l = 0; }
-
-/* Some local work: a rank-dependent number of multiply-adds. */
-static unsigned work(unsigned n, unsigned seed)
-{
-    unsigned x = seed;
-    for (unsigned i = 0; i < n; i++)
-        x = x * 1103515245u + 12345u;
-    return x;
-}
-
 int main(void)
 {
     unsigned me = my_rank();
@@ -70,7 +50,7 @@ int main(void)
     }
     unsigned sink = 0;
     for (unsigned round = 0; round < ROUNDS; round++) {
-        acquire(l, id);
+        lock_acquire(l, id);
         /* Walk to the node of this round and count there. */
         unsigned n = 0;
         for (unsigned k = 0; k < round % NODES; k++)
@@ -78,12 +58,12 @@ int main(void)
         LIST[n].count = LIST[n].count + 1;
         *TOTAL = *TOTAL + 1;
         MINE[me] = MINE[me] + 1;
-        release(l);
-        sink += work(50 + 37 * me, round);
+        lock_release(l);
+        sink += lcg_work(50 + 37 * me, round);
     }
-    acquire(l, id);
+    lock_acquire(l, id);
     *f = *f + 1; /* from 0xffffffff: 0 after the first, 15 after all 16 */
-    release(l);
+    lock_release(l);
     if (me != 0)
         return sink == 1 ? 2 : 0; /* (keeps `work`) */
     while (finished != GROUP_SIZE - 1)

@@ -76,13 +76,6 @@ static unsigned recv(unsigned from)
     return msg[1] | msg[2] << 8 | msg[3] << 16 | (unsigned)msg[4] << 24;
 }
 
-static unsigned work(unsigned v, unsigned rounds)
-{
-    for (unsigned i = 0; i < rounds; i++)
-        v = v * 1103515245u + 12345u;
-    return v;
-}
-
 static unsigned sorted_sum(unsigned v)
 {
     unsigned a[SORTED];
@@ -113,11 +106,11 @@ int main(void)
     for (unsigned item = 1; item <= ITEMS; item++) {
         unsigned v;
         if (me == 0)
-            v = work(item, 3000);
+            v = lcg_work(3000, item);
         else
             v = recv(me - 1);
         if (me == 1)
-            v = work(v, 500);
+            v = lcg_work(500, v);
         else if (me == 2)
             v = sorted_sum(v);
         if (me + 1 < STAGES)
