@@ -655,6 +655,17 @@ impl Pipeline {
         self.block_fetched = 0;
     }
 
+    /// The first cycle from which the pipeline's state delays nothing: no
+    /// issue, scoreboard slot, block or fetch waits past it. A block
+    /// entered at `now` runs as it would from a quiet pipeline there.
+    #[inline]
+    pub(crate) fn settled(&self, now: u64) -> u64 {
+        now.max(self.next)
+            .max(self.blocked_until)
+            .max(self.quiet)
+            .max(self.fetch.ready)
+    }
+
     /// Whether a block of DRAM code (`n` instructions over `lines` 8-byte
     /// lines, the core at cycle `now`, its first instruction perhaps
     /// waiting `answered` cycles for an access the machine answered) can
@@ -674,12 +685,7 @@ impl Pipeline {
             return false;
         }
         let p = &self.params;
-        let start = now
-            .max(self.next)
-            .max(self.blocked_until)
-            .max(self.quiet)
-            .max(self.fetch.ready);
-        let start = start.max(self.port.busy);
+        let start = self.settled(now).max(self.port.busy);
         let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
         let end = start
             .saturating_add(answered)

@@ -167,7 +167,14 @@ pub(super) fn plain_chain<'b, const REC: bool>(
 /// new line (2) and a bank conflict of that fetch with a load or store (1);
 /// a taken branch ends the block. A debug assertion checks the bound on
 /// every replay. Code elsewhere (each line fetched from DRAM) keeps a fixed
-/// margin of 2048.
+/// margin of 2048. The margin counts from the cycle the pipeline's state
+/// delays nothing any more (`Pipeline::settled`), the latency of an access
+/// the machine answered for the block's first instruction on top: a block
+/// that is not memoisable is timed here too, by the detailed model, and one
+/// entered while a load's data is still on its way from DRAM (hundreds of
+/// cycles) waits for it. (Counted from the core's cycle instead, such a
+/// block ran past the budget, read its SRAM before a store that lands
+/// earlier, and was timed without it: `firmware/multi/late_data.c`.)
 #[inline(always)]
 pub(super) fn memo_margin(n: usize, local: bool) -> u64 {
     if local {

@@ -1045,7 +1045,12 @@ impl Core {
                         // noted among the memory codes, which belong to
                         // loads and stores only.
                         && (bus.answer.is_none() || insns[0].class == OpClass::LoadStore)
-                        && blim.saturating_sub(now) >= memo_margin(n, entry >> 20 == 0)
+                        // (From where the pipeline's state no longer
+                        // delays it: a load's data may come far later,
+                        // the answered one's latency on top.)
+                        && blim.saturating_sub(pipe.settled(now))
+                            >= memo_margin(n, entry >> 20 == 0)
+                                + bus.answer.map_or(0, |a| u64::from(a.latency))
                         && (!pipe.fetches_from_dram(entry)
                             || dram_block_fits(pipe, &bus, &insns[..n], now, blim))
                 }) {
