@@ -13,7 +13,13 @@
  * half full (0x0f0f0f0f), so a scan tests their bits one by one.
  * Core (0,0) checks at the end that every claim was disjoint from the
  * others (each core stamps its bits in a DRAM array of owners) and that
- * the bitmap is back to its start. */
+ * the bitmap is back to its start.
+ *
+ * Variants (the Makefile's mutex_scan_*.elf): LOCK_AT puts the lock at
+ * that offset of core (0,0)'s SRAM (another bank than `lock`'s); NEAR (with LOCK_AT) has
+ * the holder write the word after the lock (a count of claims, checked at
+ * the end) while the others poll it; GROUP_ROWS and GROUP_COLS (multi.h)
+ * change the number of cores, so of waiters. */
 #include "multi.h"
 
 #ifndef ROUNDS
@@ -22,7 +28,16 @@
 #define WORDS 4
 #define DRAM_BASE 0x8f000000u
 
+#ifdef LOCK_AT
+/* (The word after it is NEAR's count.) */
+#define LOCK_WORD ((volatile unsigned *)LOCK_AT)
+#else
+#ifdef NEAR
+#error NEAR needs LOCK_AT
+#endif
 volatile unsigned lock;
+#define LOCK_WORD (&lock)
+#endif
 volatile unsigned finished;
 
 #define MAP ((volatile unsigned *)DRAM_BASE)
@@ -75,7 +90,7 @@ int main(void)
 {
     unsigned me = my_rank();
     unsigned id = coreid();
-    volatile unsigned *l = on_core(0, 0, &lock);
+    volatile unsigned *l = on_core(0, 0, (void *)LOCK_WORD);
     volatile unsigned *f = on_core(0, 0, &finished);
     if (me == 0) {
         for (unsigned w = 0; w < WORDS; w++)
@@ -83,7 +98,10 @@ int main(void)
         for (unsigned k = 0; k < WORDS * 32; k++)
             OWNER[k] = k % 8 < 4 ? 0xfe : 0xff;
         *BAD = 0;
-        lock = 0;
+        LOCK_WORD[0] = 0;
+#ifdef NEAR
+        LOCK_WORD[1] = 0;
+#endif
         finished = 0xffffffffu; /* the bitmap is ready */
     } else {
         while (*(volatile unsigned *)on_core(0, 0, &finished) != 0xffffffffu)
@@ -94,6 +112,9 @@ int main(void)
     for (unsigned round = 0; round < ROUNDS; round++) {
         lock_acquire(l, id);
         got[round] = claim(n, me);
+#ifdef NEAR
+        l[1] = l[1] + 1; /* beside the word the others poll */
+#endif
         lock_release(l);
         lost += got[round] == WORDS * 32;
         sink += lcg_work(40 + 23 * me, round);
@@ -117,5 +138,10 @@ int main(void)
     say_num("bad claims: ", *BAD);
     say_num("lost claims: ", finished >> 16);
     say_num("words as before: ", same);
+#ifdef NEAR
+    say_num("claims counted beside the lock: ", LOCK_WORD[1]);
+    if (LOCK_WORD[1] != GROUP_SIZE * ROUNDS)
+        return 1;
+#endif
     return *BAD == 0 && same == WORDS ? 0 : 1;
 }

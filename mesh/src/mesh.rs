@@ -424,6 +424,8 @@ pub struct Mesh {
     /// (still lower bounds as packets move) until `advance` reaches one:
     /// the scheduler asks for many destinations between two changes.
     bounds: RefCell<Option<Bounds>>,
+    /// The vector of the last bounds dropped, for the next to reuse.
+    spare: RefCell<Vec<u64>>,
     /// Per node: a place freeing in one of its interface queues is
     /// reported (`Mesh::watch_queue`); the nodes reported, and the first
     /// tick one freed in the advance being simulated.
@@ -504,6 +506,7 @@ impl Mesh {
             in_flight: 0,
             stats: Stats::new(n),
             bounds: RefCell::new(None),
+            spare: RefCell::new(Vec::new()),
             watched: vec![false; n],
             freed: Vec::new(),
             freed_at: None,
@@ -729,7 +732,9 @@ impl Mesh {
         // worked out again (a bound is always later than `now`).
         if let Some(b) = self.bounds.get_mut() {
             if b.least <= limit {
-                *self.bounds.get_mut() = None;
+                if let Some(b) = self.bounds.get_mut().take() {
+                    *self.spare.get_mut() = b.all;
+                }
             }
         }
         while let Some(Reverse(d)) = self.deliveries.peek().copied() {
@@ -1287,7 +1292,11 @@ impl Mesh {
     /// be delivered.
     fn bound(&self, want: Option<u32>) -> Option<u64> {
         let mut cache = self.bounds.borrow_mut();
-        let b = cache.get_or_insert_with(|| Bounds::new(self.all_bounds(), self.n));
+        let b = cache.get_or_insert_with(|| {
+            let mut all = self.spare.take();
+            self.all_bounds_into(&mut all);
+            Bounds::new(all, self.n)
+        });
         let best = match want {
             None => b.least,
             Some(NODES) => b.least_node,
@@ -1319,8 +1328,17 @@ impl Mesh {
     /// (`Router::for_nodes`), and once every packet for a node has been
     /// seen too (`node_flits`), the rest are not looked at: the result is
     /// the minimum over every packet all the same.
+    #[cfg(test)]
     fn all_bounds(&self) -> Vec<u64> {
-        let mut best = vec![NEVER; self.n + 1];
+        let mut best = Vec::new();
+        self.all_bounds_into(&mut best);
+        best
+    }
+
+    /// [`Mesh::all_bounds`] into `best` (its allocation reused).
+    fn all_bounds_into(&self, best: &mut Vec<u64>) {
+        best.clear();
+        best.resize(self.n + 1, NEVER);
         let n = self.n;
         let slot = |to: u32| self.bound_slot(to);
         let floor = self.now.saturating_mul(2).saturating_add(1);
@@ -1355,12 +1373,12 @@ impl Mesh {
         };
         let done = |best: &[u64], left: u64| left == 0 && best[n] <= tx_floor;
         'scan: {
-            if done(&best, left) {
+            if done(best, left) {
                 break 'scan;
             }
             if let Some(side) = self.geo.elink {
                 for f in self.rx.iter() {
-                    if skip(&best, &mut left, f) {
+                    if skip(best, &mut left, f) {
                         continue;
                     }
                     let s = f.ready.max(self.rx_busy).max(floor);
@@ -1369,7 +1387,7 @@ impl Mesh {
                         let b = &mut best[slot(f.to)];
                         *b = (*b).min(t);
                     }
-                    if done(&best, left) {
+                    if done(best, left) {
                         break 'scan;
                     }
                 }
@@ -1381,14 +1399,14 @@ impl Mesh {
                 }
                 for input in &router.inputs {
                     for f in input.q.iter() {
-                        if skip(&best, &mut left, f) {
+                        if skip(best, &mut left, f) {
                             continue;
                         }
                         let s = f.ready.max(floor);
                         let t = self.onward(key as usize % self.n, f, s);
                         let b = &mut best[slot(f.to)];
                         *b = (*b).min(t);
-                        if done(&best, left) {
+                        if done(best, left) {
                             break 'scan;
                         }
                     }
@@ -1397,20 +1415,19 @@ impl Mesh {
             for &key in &self.busy_nis.keys {
                 let ni = &self.nis[key as usize];
                 for f in ni.q.iter() {
-                    if skip(&best, &mut left, f) {
+                    if skip(best, &mut left, f) {
                         continue;
                     }
                     let s = f.ready.max(ni.free).max(floor);
                     let t = self.onward(key as usize % self.n, f, s);
                     let b = &mut best[slot(f.to)];
                     *b = (*b).min(t);
-                    if done(&best, left) {
+                    if done(best, left) {
                         break 'scan;
                     }
                 }
             }
         }
-        best
     }
 
     /// Uncontended delivery tick of `f`, able to leave router `node` at

@@ -1226,6 +1226,12 @@ impl Machine {
         let Some((at, external, packet)) = t.outbox.pop_front() else {
             return;
         };
+        self.send_now(t, at, external, packet);
+    }
+
+    /// Sends a response at cycle `at` (a cycle later while the queue it
+    /// enters is full).
+    fn send_now(&mut self, t: &mut Timed, at: u64, external: bool, packet: Packet) {
         self.mesh_to(t, at);
         let at = at.max(t.mesh.now());
         let sent = if external {
@@ -1806,8 +1812,19 @@ impl Machine {
         let src = node(self.cores[i].id);
         let packet = self.response(t, src, from, value, dma, access.size);
         // Sent now, or as soon as the node's queue has room (the
-        // read itself is done: a TESTSET is not repeated).
-        t.queue_response(at, false, packet);
+        // read itself is done: a TESTSET is not repeated). With no
+        // response waiting to be sent by this cycle it goes into the mesh
+        // here, without a step of its own: in the order the outbox would
+        // have sent it (after the deliveries of this cycle to cores before
+        // this one, whose responses went in the same way, and before
+        // those to cores after it; nothing else is injected before the
+        // outbox's turn in a cycle), into a mesh brought to this cycle as
+        // `send_response` brings it.
+        if t.outbox.front().is_some_and(|&(when, _, _)| when <= at) {
+            t.queue_response(at, false, packet);
+        } else {
+            self.send_now(t, at, false, packet);
+        }
         self.dma_stop(i)
     }
 
