@@ -16,10 +16,10 @@
  * the bitmap is back to its start.
  *
  * Variants (the Makefile's mutex_scan_*.elf): LOCK_AT puts the lock at
- * that offset of core (0,0)'s SRAM (another bank than `lock`'s); NEAR (with LOCK_AT) has
- * the holder write the word after the lock (a count of claims, checked at
- * the end) while the others poll it; GROUP_ROWS and GROUP_COLS (multi.h)
- * change the number of cores, so of waiters. */
+ * that offset of core (0,0)'s SRAM (another bank than `lock`'s); NEAR
+ * (with LOCK_AT) has the holder write the word after the lock (a count of
+ * claims, checked at the end) while the others poll it; GROUP_ROWS and
+ * GROUP_COLS (multi.h) change the number of cores, so of waiters. */
 #include "multi.h"
 
 #ifndef ROUNDS
