@@ -730,12 +730,8 @@ impl Mesh {
         // route, and every free-from time only grows), and one delivered
         // leaves a bound that is merely early. One that `to` reached is
         // worked out again (a bound is always later than `now`).
-        if let Some(b) = self.bounds.get_mut() {
-            if b.least <= limit {
-                if let Some(b) = self.bounds.get_mut().take() {
-                    *self.spare.get_mut() = b.all;
-                }
-            }
+        if let Some(b) = self.bounds.get_mut().take_if(|b| b.least <= limit) {
+            *self.spare.get_mut() = b.all;
         }
         while let Some(Reverse(d)) = self.deliveries.peek().copied() {
             if d.tick > limit {
