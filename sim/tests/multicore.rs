@@ -327,7 +327,6 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "wires",
         "mutex_work",
         "mutex_scan",
-        "mutex_scan_near",
         "spin_dma_park",
         "dma_detach",
         "late_data",
@@ -345,12 +344,9 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         assert_eq!(fast.2, strict.2, "{name}: mesh statistics");
         // Traced: the same trace, byte for byte (lines in cycle order,
         // then core order, whatever order the scheduler ran the cores in).
-        // (Traced: compute, poll16, mutex_work and the mutex_scans are
-        // too long; a trace turns off the closed-form polling anyway.)
-        if !matches!(
-            name,
-            "compute" | "poll16" | "mutex_work" | "mutex_scan" | "mutex_scan_near"
-        ) {
+        // (Traced: compute, poll16, mutex_work and mutex_scan are too
+        // long; a trace turns off the closed-form polling anyway.)
+        if !matches!(name, "compute" | "poll16" | "mutex_work" | "mutex_scan") {
             let fast = timed_run(name, false, true);
             let strict = timed_run(name, true, true);
             assert_eq!(fast.1, strict.1, "{name}: traced per-core stats");
