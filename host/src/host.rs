@@ -72,6 +72,7 @@ use epsim_sim::{Config, CoreId, IdleWatch, Machine, Mode, StopReason, Syscalls};
 
 use crate::log::Level;
 use crate::platform::Platform;
+use crate::progress::Progress;
 
 /// Cycles every host call costs before it touches the chip.
 pub const CALL_CYCLES: u64 = 60;
@@ -207,6 +208,8 @@ pub(crate) struct Sim {
     /// When the last host call ended (real monotonic nanoseconds): the
     /// free-running thread leaves the pace to a host busy with calls.
     last_call: Option<u64>,
+    /// `EPSIM_PROGRESS`'s reporter (crate::progress), if set.
+    progress: Option<Progress>,
 }
 
 pub(crate) struct Inner {
@@ -379,6 +382,9 @@ impl Host {
     ) -> Result<Host, HostError> {
         let mut config = platform.config();
         config.mode = timing;
+        let progress = crate::progress::from_env()
+            .map_err(HostError::Setup)?
+            .map(|every| Progress::new(every, 0));
         let mut machine = Machine::new(config.clone(), sys)?;
         for core in &mut machine.cores {
             core.reset();
@@ -396,6 +402,7 @@ impl Host {
                 idle: true,
                 publish: false,
                 last_call: None,
+                progress,
             }),
             waiting: AtomicUsize::new(0),
             turns: AtomicU64::new(0),
@@ -952,6 +959,7 @@ impl Drop for Host {
         self.inner.closed.store(true, Ordering::Release);
         self.stop_thread();
         self.flush_output();
+        self.inner.lock().progress_end();
         if let Err(e) = self.trace_stop() {
             crate::log::say(
                 crate::log::Level::Error,
@@ -1011,6 +1019,16 @@ impl Sim {
         }
         self.now = self.now.max(target);
         self.publish_clock();
+        if let Some(p) = self.progress.as_mut() {
+            p.tick(&self.machine, self.now);
+        }
+    }
+
+    /// Writes `EPSIM_PROGRESS`'s closing line, once.
+    fn progress_end(&mut self) {
+        if let Some(p) = self.progress.take() {
+            p.end(&self.machine, self.now);
+        }
     }
 
     /// Makes the host's clock the program's, if it is (crate::hosttime).
@@ -1185,6 +1203,7 @@ impl Sim {
 fn last_thread_gone(inner: &Inner) -> ! {
     let mut g = inner.sim.lock().unwrap_or_else(PoisonError::into_inner);
     g.machine.sys.flush_lines();
+    g.progress_end();
     if let Some(mut t) = g.machine.trace.take() {
         if let Err(e) = t.finish() {
             crate::log::say(

@@ -10,6 +10,7 @@ pub mod hosttime;
 pub mod lifetime;
 pub mod log;
 pub mod platform;
+pub mod progress;
 pub mod shm;
 pub mod view_server;
 pub(crate) mod x86move;

@@ -45,6 +45,7 @@ fn run(mode: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
         .args(args)
         .env("EPSIM_MODE", mode)
         .env_remove("EPSIM_LOG")
+        .env_remove("EPSIM_PROGRESS")
         .env_remove("EPSIM_TIMING")
         .env_remove("EPSIM_DRAMWATCH")
         .env_remove("EPIPHANY_HDF")

@@ -38,6 +38,7 @@ fn run_env(
         .env_remove("EPIPHANY_HOME")
         .env_remove("EPSIM_VERBOSE")
         .env_remove("EPSIM_LOG")
+        .env_remove("EPSIM_PROGRESS")
         .env_remove("EPSIM_TIMING");
     for (k, v) in env {
         cmd.env(k, v);
@@ -458,6 +459,7 @@ fn run_within(exe: &Path, mode: &str, args: &[&str], limit: std::time::Duration)
         .env_remove("EPIPHANY_HOME")
         .env_remove("EPSIM_VERBOSE")
         .env_remove("EPSIM_LOG")
+        .env_remove("EPSIM_PROGRESS")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -571,5 +573,82 @@ fn diagnostics_follow_epsim_log_and_the_host_verbosity() {
     assert_eq!(
         err,
         "e-hal: e_init: EPSIM_LOG=\"loud\": expected off, error, warn, info or debug\n"
+    );
+}
+
+/// The cycle a line of `EPSIM_PROGRESS` names.
+fn progress_cycle(line: &str) -> u64 {
+    let rest = &line[line.find("cycle ").unwrap() + 6..];
+    rest[..rest.find(',').unwrap()].parse().unwrap()
+}
+
+#[test]
+fn progress_lines_follow_the_chip_and_leave_the_run_alone() {
+    // EPSIM_PROGRESS: a line every so often (here every microsecond of real
+    // time, so at every look), the cycle never going back, and an end line
+    // when the chip is closed; the program's output as without it; a bad
+    // period refused by e_init, named.
+    let exe = example("hello");
+    let dir = root().join("examples/hello");
+    for mode in ["free", "deterministic"] {
+        let plain = run(&exe, &dir, mode, &[]);
+        let o = run_env(
+            &exe,
+            &dir,
+            mode,
+            &[],
+            &[("EPSIM_PROGRESS", std::ffi::OsStr::new("0.000001"))],
+        );
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{mode}: {out}\n{err}");
+        assert_eq!(hello_lines(&out), hello_lines(&text(&plain).0), "{mode}");
+        let lines: Vec<&str> = err.lines().collect();
+        assert!(lines.len() >= 2, "{mode}: {err}");
+        assert!(
+            lines.iter().all(|l| l.starts_with("epsim: progress: ")),
+            "{mode}: {err}"
+        );
+        let (end, ticks) = lines.split_last().unwrap();
+        assert!(
+            end.starts_with("epsim: progress: end after "),
+            "{mode}: {err}"
+        );
+        assert!(
+            end.ends_with("cores: 0 running, 0 idle, 16 halted"),
+            "{mode}: {end}"
+        );
+        let cycles: Vec<u64> = lines.iter().map(|l| progress_cycle(l)).collect();
+        assert!(cycles.windows(2).all(|w| w[0] <= w[1]), "{mode}: {err}");
+        assert!(*cycles.last().unwrap() > 0, "{mode}: {err}");
+        assert!(
+            ticks.iter().all(|l| l.contains(" cycles/s (")),
+            "{mode}: {err}"
+        );
+        if mode == "deterministic" {
+            // The same cycles as without the setting.
+            let o2 = run_env(
+                &exe,
+                &dir,
+                mode,
+                &[],
+                &[("EPSIM_PROGRESS", std::ffi::OsStr::new("3600"))],
+            );
+            let (_, err2) = text(&o2);
+            assert_eq!(err2.lines().count(), 1, "{err2}");
+            assert_eq!(progress_cycle(&err2), *cycles.last().unwrap());
+        }
+    }
+    let o = run_env(
+        &exe,
+        &dir,
+        "deterministic",
+        &[],
+        &[("EPSIM_PROGRESS", std::ffi::OsStr::new("soon"))],
+    );
+    let (_, err) = text(&o);
+    assert!(!o.status.success());
+    assert!(
+        err.contains("e_init: EPSIM_PROGRESS=\"soon\": expected a number of seconds above zero"),
+        "{err}"
     );
 }

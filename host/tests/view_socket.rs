@@ -35,6 +35,7 @@ fn child(name: &str, sock: &Path, wait: bool) -> Child {
     ])
     .env("EPSIM_TUI", sock)
     .env_remove("EPSIM_LOG")
+    .env_remove("EPSIM_PROGRESS")
     .stdin(Stdio::piped())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());

@@ -108,6 +108,7 @@ pub fn run_example(name: &str, arg: &str) -> (String, String) {
         .env_remove("EPIPHANY_HOME")
         .env_remove("EPSIM_VERBOSE")
         .env_remove("EPSIM_LOG")
+        .env_remove("EPSIM_PROGRESS")
         .output()
         .expect("the host program runs");
     let out = String::from_utf8_lossy(&o.stdout).into_owned();
