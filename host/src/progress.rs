@@ -8,12 +8,15 @@
 //! library writes a line such as
 //!
 //! ```text
-//! epsim: progress: 10.0 s: cycle 24117248, 2.41 M cycles/s (2.41 M overall); 48.2 M instructions; cores: 4 running, 12 idle, 0 halted
+//! epsim: progress: 10.0 s: cycle 24117248, 2.41 M cycles/s (2.41 M overall); 48.2 M instructions; cores: 4 running, 12 idle, 0 halted; stalls: ext-fetch 41 %, remote 12 %, branch 3.0 %
 //! ```
 //!
+//! (the three largest kinds of stall since the line before, as shares of
+//! the cycles the cores spent on instructions meanwhile, issuing or
+//! stalled; a parked core's count may lag)
 //! whenever at least that much real time has passed since the last one (it
 //! looks when a slice of the chip's run or a host call ends), and an `end`
-//! line with the totals when the chip is closed (`e_finalize`, or the
+//! line with the totals (every kind of stall) when the chip is closed (`e_finalize`, or the
 //! process ending with it open). The lines are written whatever `EPSIM_LOG`
 //! says (the setting is the request); they say nothing a run's results
 //! depend on, and reading the real-time clock is all the setting costs.
@@ -22,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use epsim_sim::core::RunState;
 use epsim_sim::machine::Machine;
+use epsim_sim::timing::{Stall, NSTALL};
 
 /// The environment variable.
 pub const VAR: &str = "EPSIM_PROGRESS";
@@ -56,6 +60,69 @@ pub(crate) struct Progress {
     start: Instant,
     last: Instant,
     last_cycle: u64,
+    /// The cores' cycles and stall cycles, summed, at the last line.
+    last_spent: Spent,
+}
+
+/// The cores' cycles spent on instructions (issuing or stalled) and stall
+/// cycles of each kind, summed over the cores.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spent {
+    cycles: u64,
+    stalls: [u64; NSTALL],
+}
+
+impl Spent {
+    fn of(m: &Machine) -> Spent {
+        let mut s = Spent::default();
+        for c in &m.cores {
+            // Cycles issuing (a dual issue is one) plus cycles stalled: the
+            // cycles the core spent on its instructions (a halted core's
+            // clock and IDLE are not counted).
+            s.cycles +=
+                c.stats.instret.saturating_sub(c.stats.dual) + c.stats.stalls.iter().sum::<u64>();
+            for (t, v) in s.stalls.iter_mut().zip(c.stats.stalls) {
+                *t += v;
+            }
+        }
+        s
+    }
+
+    fn since(self, before: Spent) -> Spent {
+        let mut d = Spent {
+            cycles: self.cycles.saturating_sub(before.cycles),
+            ..Spent::default()
+        };
+        for ((t, a), b) in d.stalls.iter_mut().zip(self.stalls).zip(before.stalls) {
+            *t = a.saturating_sub(b);
+        }
+        d
+    }
+
+    /// The `most` largest kinds of stall, as shares of the cores' cycles
+    /// spent on instructions (figures under 10 % with a decimal):
+    /// `; stalls: ext-fetch 41 %, remote 12 %` (empty if none).
+    fn shares(&self, most: usize) -> String {
+        let mut kinds: Vec<(Stall, u64)> = Stall::ALL
+            .iter()
+            .map(|&k| (k, self.stalls[k as usize]))
+            .filter(|&(_, v)| v > 0)
+            .collect();
+        if kinds.is_empty() || self.cycles == 0 {
+            return String::new();
+        }
+        kinds.sort_by(|a, b| b.1.cmp(&a.1));
+        let parts: Vec<String> = kinds
+            .iter()
+            .take(most)
+            .map(|&(k, v)| {
+                let p = 100.0 * v as f64 / self.cycles as f64;
+                let digits = usize::from(p < 10.0);
+                format!("{} {p:.digits$} %", k.name())
+            })
+            .collect();
+        format!("; stalls: {}", parts.join(", "))
+    }
 }
 
 impl Progress {
@@ -66,6 +133,7 @@ impl Progress {
             start: t,
             last: t,
             last_cycle: now,
+            last_spent: Spent::default(),
         }
     }
 
@@ -77,25 +145,29 @@ impl Progress {
             return;
         }
         let rate = per_second(now.saturating_sub(self.last_cycle), since);
+        let spent = Spent::of(m);
         eprintln!(
-            "epsim: progress: {:.1} s: cycle {now}, {} cycles/s ({} overall); {}",
+            "epsim: progress: {:.1} s: cycle {now}, {} cycles/s ({} overall); {}{}",
             t.duration_since(self.start).as_secs_f64(),
             si(rate),
             si(per_second(now, t.duration_since(self.start))),
-            chip(m)
+            chip(m),
+            spent.since(self.last_spent).shares(3)
         );
         self.last = t;
         self.last_cycle = now;
+        self.last_spent = spent;
     }
 
     /// Writes the closing line.
     pub(crate) fn end(&self, m: &Machine, now: u64) {
         let took = self.start.elapsed();
         eprintln!(
-            "epsim: progress: end after {:.1} s: cycle {now}, {} cycles/s overall; {}",
+            "epsim: progress: end after {:.1} s: cycle {now}, {} cycles/s overall; {}{}",
             took.as_secs_f64(),
             si(per_second(now, took)),
-            chip(m)
+            chip(m),
+            Spent::of(m).shares(NSTALL)
         );
     }
 }
@@ -170,5 +242,33 @@ mod tests {
         assert_eq!(si(48_200_000.0), "48.2 M");
         assert_eq!(si(123_400.0), "123 k");
         assert_eq!(si(3.2e9), "3.20 G");
+    }
+}
+
+#[cfg(test)]
+mod shares {
+    use super::*;
+
+    #[test]
+    fn the_largest_stalls_come_first_as_shares_of_the_cycles() {
+        let mut s = Spent {
+            cycles: 1000,
+            ..Spent::default()
+        };
+        s.stalls[Stall::Remote as usize] = 120;
+        s.stalls[Stall::ExtFetch as usize] = 410;
+        s.stalls[Stall::Branch as usize] = 30;
+        s.stalls[Stall::Dependency as usize] = 5;
+        assert_eq!(s.shares(2), "; stalls: ext-fetch 41 %, remote 12 %");
+        assert_eq!(
+            s.shares(4),
+            "; stalls: ext-fetch 41 %, remote 12 %, branch 3.0 %, dependency 0.5 %"
+        );
+        let before = Spent {
+            cycles: 500,
+            stalls: s.stalls,
+        };
+        assert_eq!(s.since(before).shares(3), "");
+        assert_eq!(Spent::default().shares(3), "");
     }
 }
