@@ -111,7 +111,7 @@ impl Spent {
         if kinds.is_empty() || self.cycles == 0 {
             return String::new();
         }
-        kinds.sort_by(|a, b| b.1.cmp(&a.1));
+        kinds.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
         let parts: Vec<String> = kinds
             .iter()
             .take(most)
