@@ -330,6 +330,8 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "spin_dma_park",
         "dma_detach",
         "late_data",
+        "interp_dram",
+        "interp_dram_dc",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
