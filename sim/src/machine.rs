@@ -420,7 +420,36 @@ impl Machine {
     /// it (in timed mode, a core that ran ahead past it goes back and runs
     /// up to it), the same with or without `strict`. The condition is
     /// looked at only when a watched core has changed.
+    ///
+    /// A trace whose first cycle (`TraceFilter::from`) is still ahead is
+    /// set aside until then: the cycles before it, which it would not
+    /// write, run untraced, as fast as untraced runs are (tracing keeps
+    /// every core in strict cycle order), and give the same machine at that
+    /// cycle (fast mode is strict cycle order's equal).
     pub fn run_watch(
+        &mut self,
+        max_cycles: Option<u64>,
+        mut watch: Option<&mut IdleWatch>,
+    ) -> StopReason {
+        let limit = max_cycles.unwrap_or(u64::MAX);
+        let later = self.trace.as_ref().map(|t| t.filter.from);
+        if let Some(from) = later.filter(|&f| f > self.now && self.config.mode == Mode::Timed) {
+            let trace = self.trace.take();
+            let stop = self.run_watch_all(Some(from.min(limit)), watch.as_deref_mut());
+            // Every core and agent stands at `from`: nothing run ahead
+            // past it untraced can go back.
+            self.end_run_ahead();
+            self.trace = trace;
+            let reached = watch.as_ref().is_some_and(|w| w.reached.is_some());
+            if !matches!(stop, StopReason::CycleLimit { .. }) || reached || from >= limit {
+                return stop;
+            }
+        }
+        self.run_watch_all(max_cycles, watch)
+    }
+
+    /// [`Machine::run_watch`] with the trace as it is.
+    fn run_watch_all(
         &mut self,
         max_cycles: Option<u64>,
         mut watch: Option<&mut IdleWatch>,

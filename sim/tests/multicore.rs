@@ -262,11 +262,28 @@ fn a_bad_dma_descriptor_stops_the_run_or_shows_the_error_state() {
 /// cycles by reason), and its trace.
 type Observed = (String, Vec<(u64, u64, Vec<u64>)>, Vec<u8>);
 
+/// [`Observed`] and the mesh's statistics.
+type ObservedMesh = (String, Vec<(u64, u64, Vec<u64>)>, Vec<u8>, String);
+
 /// Runs firmware/multi/NAME.elf on the 4x4 chip in timed mode, with the
 /// scheduler's run-ahead (`strict` false) or one cycle at a time, tracing
 /// every core: the output, each core's (cycles, instructions, stall
 /// cycles), and the trace.
 fn timed_run(name: &str, strict: bool, traced: bool) -> Observed {
+    let filter = traced.then(epsim_sim::trace::TraceFilter::default);
+    let (out, per_core, mut trace, mesh) = observed_run(name, strict, filter);
+    // (The mesh's link and eLink loads, after the trace: the same too.)
+    trace.extend_from_slice(mesh.as_bytes());
+    (out, per_core, trace)
+}
+
+/// As [`timed_run`], traced through `filter` if given: the output, each
+/// core's counters, the trace, and the mesh's statistics.
+fn observed_run(
+    name: &str,
+    strict: bool,
+    filter: Option<epsim_sim::trace::TraceFilter>,
+) -> ObservedMesh {
     use std::sync::{Arc, Mutex};
     #[derive(Clone)]
     struct Shared(Arc<Mutex<Vec<u8>>>);
@@ -282,11 +299,11 @@ fn timed_run(name: &str, strict: bool, traced: bool) -> Observed {
     let buf = Shared(Arc::new(Mutex::new(Vec::new())));
     let mut m = machine_with_group(&format!("multi/{name}.elf"), Config::parallella16(), 4, 4);
     m.strict = strict;
-    if traced {
+    if let Some(filter) = filter {
         m.trace = Some(epsim_sim::trace::Trace::new(
             Box::new(buf.clone()),
             epsim_sim::trace::TraceFormat::Text,
-            epsim_sim::trace::TraceFilter::default(),
+            filter,
         ));
     }
     let stop = m.run(Some(5_000_000));
@@ -298,10 +315,55 @@ fn timed_run(name: &str, strict: bool, traced: bool) -> Observed {
         t.finish().expect("trace written");
     }
     let (out, per_core) = (output(&m), counters(&m));
-    let mut trace = buf.0.lock().expect("trace buffer").clone();
-    // (The mesh's link and eLink loads, after the trace: the same too.)
-    trace.extend_from_slice(format!("{:?}", m.view().mesh).as_bytes());
-    (out, per_core, trace)
+    let trace = buf.0.lock().expect("trace buffer").clone();
+    (out, per_core, trace, format!("{:?}", m.view().mesh))
+}
+
+#[test]
+fn a_trace_from_a_later_cycle_is_the_whole_traces_lines_from_there() {
+    // The cycles before a trace's first are run untraced (fast); the lines
+    // from there on are those of a trace of the whole run, and the run's
+    // results the same.
+    for (name, from) in [
+        ("poll16", 123_457),
+        ("mutex_scan", 400_001),
+        ("dma_stream", 20_000),
+        ("interp_dram_dc", 300_000),
+        ("late_data", 1_000),
+    ] {
+        let to = from + 30_000;
+        let whole = observed_run(name, false, Some(epsim_sim::trace::TraceFilter::default()));
+        let window = observed_run(
+            name,
+            false,
+            Some(epsim_sim::trace::TraceFilter {
+                cores: Vec::new(),
+                from,
+                to,
+            }),
+        );
+        let lines: String = String::from_utf8_lossy(&whole.2)
+            .lines()
+            .filter(|l| {
+                let c: u64 = l
+                    .split_whitespace()
+                    .next()
+                    .and_then(|c| c.parse().ok())
+                    .expect("a cycle");
+                (from..=to).contains(&c)
+            })
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(lines.lines().count() > 100, "{name}: {lines}");
+        assert_eq!(
+            String::from_utf8_lossy(&window.2),
+            lines,
+            "{name}: the window"
+        );
+        assert_eq!(window.0, whole.0, "{name}: output");
+        assert_eq!(window.1, whole.1, "{name}: per-core counters");
+        assert_eq!(window.3, whole.3, "{name}: mesh statistics");
+    }
 }
 
 #[test]
