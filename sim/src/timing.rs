@@ -1107,9 +1107,18 @@ impl Pipeline {
 
     /// The first cycle whose bank uses can still matter: only a fetch
     /// waits for a bank, from the cycle after its line's `ready` on,
-    /// `fetch_lead` cycles ahead.
+    /// `fetch_lead` cycles ahead. The line before the last issue's
+    /// (`fetch_undo`) counts only if that issue changed lines: only then
+    /// does [`Pipeline::unissue`] go back to it, and the next issue that
+    /// changes lines replaces it. (A polling loop within one line keeps
+    /// the line it came from there, fetched before the loop: counted, the
+    /// loop's own bank uses since then had to leave the 32 cycles after
+    /// it before [`Pipeline::steady_after`] could hold.)
     fn banks_seen(&self) -> u64 {
-        let r = self.fetch.ready.min(self.fetch_undo.ready).min(self.next);
+        let mut r = self.fetch.ready.min(self.next);
+        if self.fetch_changed {
+            r = r.min(self.fetch_undo.ready);
+        }
         (r + 1).saturating_sub(self.params.fetch_lead)
     }
 
@@ -1545,5 +1554,56 @@ pub fn count_clock(s: &mut ArchState, timer_at: &mut u64, to: u64) {
         let fired = tick_timers(s, &ev);
         debug_assert!(!fired, "a lazily counted timer expired");
         *timer_at = to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two heads of a loop within one line that loads from bank 1 once an
+    /// iteration (7 cycles), as `firmware/multi/poll16`'s wait for a flag
+    /// is: the line the loop came from, fetched before it, is still in
+    /// `fetch_undo`, and the loop's loads of the iterations before it are
+    /// still in the 32 cycles after that line's `ready`.
+    fn heads(fetch_changed: bool) -> (Pipeline, Pipeline) {
+        let mut prev = Pipeline::new(Params::DEFAULT, 0x8000, 0x808 << 20);
+        prev.fetch_undo = Fetch {
+            line: 0x30,
+            ready: 379,
+            first: 379,
+            reason: Stall::Branch,
+        };
+        prev.fetch_changed = fetch_changed;
+        prev.use_bank(383, 1);
+        prev.use_bank(390, 1);
+        prev.fetch = Fetch {
+            line: 0x31,
+            ready: 395,
+            first: NONE,
+            reason: Stall::Branch,
+        };
+        prev.last = 391;
+        prev.next = 392;
+        let mut now = prev.clone();
+        now.use_bank(397, 1);
+        now.fetch.ready += 7;
+        now.last += 7;
+        now.next += 7;
+        (prev, now)
+    }
+
+    #[test]
+    fn a_stale_line_before_a_polling_loop_does_not_hold_off_its_fixed_point() {
+        // Only the bank uses a fetch can still meet count: none of these
+        // (a fetch waits for a bank from its line's `ready` on), so the
+        // loop is in its fixed point at its second head, not only once its
+        // loads have left the 32 cycles after the stale line's `ready`.
+        let (prev, now) = heads(false);
+        assert!(now.steady_after(&prev, 7));
+        // Where the last issue changed lines, `unissue` may go back to the
+        // line before, whose fetch would meet those bank uses.
+        let (prev, now) = heads(true);
+        assert!(!now.steady_after(&prev, 7));
     }
 }
