@@ -527,6 +527,73 @@ impl Pipeline {
         }
     }
 
+    /// Makes this pipeline `src` again (for checkpoints and the heads of
+    /// polling loops): the derived `clone_from` builds a whole copy and
+    /// moves it in, and copies the scoreboard's slots past `SLOTS`, which
+    /// are never written (zero in every pipeline).
+    pub(crate) fn copy_from(&mut self, src: &Pipeline) {
+        // (Every field is named: a new one must be added here.)
+        let Pipeline {
+            params,
+            ready,
+            lat,
+            last,
+            next,
+            last_class,
+            last_writes,
+            can_pair,
+            fetch_undo,
+            fetch_changed,
+            fetch,
+            banks,
+            banks_from,
+            fetched,
+            block_fetched,
+            blocked_until,
+            blocked_reason,
+            blocked_by_load,
+            sram_size,
+            id_bits,
+            quiet,
+            chain,
+            chip,
+            ext_lines,
+            port,
+            pending,
+            need,
+            dram_log,
+        } = src;
+        self.params = *params;
+        self.ready[..SLOTS].copy_from_slice(&ready[..SLOTS]);
+        debug_assert!(ready[SLOTS..].iter().all(|&r| r == 0));
+        self.lat = *lat;
+        self.last = *last;
+        self.next = *next;
+        self.last_class = *last_class;
+        self.last_writes = *last_writes;
+        self.can_pair = *can_pair;
+        self.fetch_undo = *fetch_undo;
+        self.fetch_changed = *fetch_changed;
+        self.fetch = *fetch;
+        self.banks = *banks;
+        self.banks_from = *banks_from;
+        self.fetched = *fetched;
+        self.block_fetched = *block_fetched;
+        self.blocked_until = *blocked_until;
+        self.blocked_reason = *blocked_reason;
+        self.blocked_by_load = *blocked_by_load;
+        self.sram_size = *sram_size;
+        self.id_bits = *id_bits;
+        self.quiet = *quiet;
+        self.chain = *chain;
+        self.chip = *chip;
+        self.ext_lines = *ext_lines;
+        self.port = *port;
+        self.pending = *pending;
+        self.need = *need;
+        self.dram_log = *dram_log;
+    }
+
     /// The first cycle an instruction not paired with the last may issue.
     pub fn next_issue(&self) -> u64 {
         self.next
