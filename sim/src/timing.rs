@@ -527,6 +527,73 @@ impl Pipeline {
         }
     }
 
+    /// Makes this pipeline `src` again (for checkpoints and the heads of
+    /// polling loops): the derived `clone_from` builds a whole copy and
+    /// moves it in, and copies the scoreboard's slots past `SLOTS`, which
+    /// are never written (zero in every pipeline).
+    pub(crate) fn copy_from(&mut self, src: &Pipeline) {
+        // (Every field is named: a new one must be added here.)
+        let Pipeline {
+            params,
+            ready,
+            lat,
+            last,
+            next,
+            last_class,
+            last_writes,
+            can_pair,
+            fetch_undo,
+            fetch_changed,
+            fetch,
+            banks,
+            banks_from,
+            fetched,
+            block_fetched,
+            blocked_until,
+            blocked_reason,
+            blocked_by_load,
+            sram_size,
+            id_bits,
+            quiet,
+            chain,
+            chip,
+            ext_lines,
+            port,
+            pending,
+            need,
+            dram_log,
+        } = src;
+        self.params = *params;
+        self.ready[..SLOTS].copy_from_slice(&ready[..SLOTS]);
+        debug_assert!(ready[SLOTS..].iter().all(|&r| r == 0));
+        self.lat = *lat;
+        self.last = *last;
+        self.next = *next;
+        self.last_class = *last_class;
+        self.last_writes = *last_writes;
+        self.can_pair = *can_pair;
+        self.fetch_undo = *fetch_undo;
+        self.fetch_changed = *fetch_changed;
+        self.fetch = *fetch;
+        self.banks = *banks;
+        self.banks_from = *banks_from;
+        self.fetched = *fetched;
+        self.block_fetched = *block_fetched;
+        self.blocked_until = *blocked_until;
+        self.blocked_reason = *blocked_reason;
+        self.blocked_by_load = *blocked_by_load;
+        self.sram_size = *sram_size;
+        self.id_bits = *id_bits;
+        self.quiet = *quiet;
+        self.chain = *chain;
+        self.chip = *chip;
+        self.ext_lines = *ext_lines;
+        self.port = *port;
+        self.pending = *pending;
+        self.need = *need;
+        self.dram_log = *dram_log;
+    }
+
     /// The first cycle an instruction not paired with the last may issue.
     pub fn next_issue(&self) -> u64 {
         self.next
@@ -1107,9 +1174,18 @@ impl Pipeline {
 
     /// The first cycle whose bank uses can still matter: only a fetch
     /// waits for a bank, from the cycle after its line's `ready` on,
-    /// `fetch_lead` cycles ahead.
+    /// `fetch_lead` cycles ahead. The line before the last issue's
+    /// (`fetch_undo`) counts only if that issue changed lines: only then
+    /// does [`Pipeline::unissue`] go back to it, and the next issue that
+    /// changes lines replaces it. (A polling loop within one line keeps
+    /// the line it came from there, fetched before the loop: counted, the
+    /// loop's own bank uses since then had to leave the 32 cycles after
+    /// it before [`Pipeline::steady_after`] could hold.)
     fn banks_seen(&self) -> u64 {
-        let r = self.fetch.ready.min(self.fetch_undo.ready).min(self.next);
+        let mut r = self.fetch.ready.min(self.next);
+        if self.fetch_changed {
+            r = r.min(self.fetch_undo.ready);
+        }
         (r + 1).saturating_sub(self.params.fetch_lead)
     }
 
@@ -1545,5 +1621,56 @@ pub fn count_clock(s: &mut ArchState, timer_at: &mut u64, to: u64) {
         let fired = tick_timers(s, &ev);
         debug_assert!(!fired, "a lazily counted timer expired");
         *timer_at = to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two heads of a loop within one line that loads from bank 1 once an
+    /// iteration (7 cycles), as `firmware/multi/poll16`'s wait for a flag
+    /// is: the line the loop came from, fetched before it, is still in
+    /// `fetch_undo`, and the loop's loads of the iterations before it are
+    /// still in the 32 cycles after that line's `ready`.
+    fn heads(fetch_changed: bool) -> (Pipeline, Pipeline) {
+        let mut prev = Pipeline::new(Params::DEFAULT, 0x8000, 0x808 << 20);
+        prev.fetch_undo = Fetch {
+            line: 0x30,
+            ready: 379,
+            first: 379,
+            reason: Stall::Branch,
+        };
+        prev.fetch_changed = fetch_changed;
+        prev.use_bank(383, 1);
+        prev.use_bank(390, 1);
+        prev.fetch = Fetch {
+            line: 0x31,
+            ready: 395,
+            first: NONE,
+            reason: Stall::Branch,
+        };
+        prev.last = 391;
+        prev.next = 392;
+        let mut now = prev.clone();
+        now.use_bank(397, 1);
+        now.fetch.ready += 7;
+        now.last += 7;
+        now.next += 7;
+        (prev, now)
+    }
+
+    #[test]
+    fn a_stale_line_before_a_polling_loop_does_not_hold_off_its_fixed_point() {
+        // Only the bank uses a fetch can still meet count: none of these
+        // (a fetch waits for a bank from its line's `ready` on), so the
+        // loop is in its fixed point at its second head, not only once its
+        // loads have left the 32 cycles after the stale line's `ready`.
+        let (prev, now) = heads(false);
+        assert!(now.steady_after(&prev, 7));
+        // Where the last issue changed lines, `unissue` may go back to the
+        // line before, whose fetch would meet those bank uses.
+        let (prev, now) = heads(true);
+        assert!(!now.steady_after(&prev, 7));
     }
 }

@@ -468,7 +468,7 @@ impl Spin {
             self.skip = (1u32 << self.fails.min(10)) - 1;
         }
         match &mut self.pipe {
-            Some(p) => p.clone_from(pipe),
+            Some(p) => p.copy_from(pipe),
             None => self.pipe = Some(pipe.clone()),
         }
         self.keep_head(s, stats, instret, now);
@@ -1516,7 +1516,7 @@ impl Core {
                 cp.regs.clone_from(&self.regs);
                 cp.run = self.run;
                 cp.stats = self.stats;
-                cp.pipe.clone_from(&self.pipe);
+                cp.pipe.copy_from(&self.pipe);
                 cp.timer_at = self.timer_at;
                 cp.answer = self.answer;
                 cp.dma.clone_from(&self.dma);
@@ -1553,7 +1553,7 @@ impl Core {
         self.regs.clone_from(&cp.regs);
         self.run = cp.run;
         self.stats = cp.stats;
-        self.pipe.clone_from(&cp.pipe);
+        self.pipe.copy_from(&cp.pipe);
         self.timer_at = cp.timer_at;
         self.answer = cp.answer;
         self.dma.clone_from(&cp.dma);
