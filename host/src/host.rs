@@ -430,7 +430,23 @@ impl Host {
                     )))
                 }
             };
-            host.trace_start(Path::new(&path), format)?;
+            let mut filter = TraceFilter::default();
+            for (var, at) in [
+                ("EPSIM_TRACE_FROM", &mut filter.from),
+                ("EPSIM_TRACE_TO", &mut filter.to),
+            ] {
+                if let Some(v) = std::env::var(var).ok().filter(|v| !v.trim().is_empty()) {
+                    *at = epsim_sim::setup::parse_u64(&v)
+                        .map_err(|e| HostError::Setup(format!("{var}={v:?}: {e}")))?;
+                }
+            }
+            if filter.from > filter.to {
+                return Err(HostError::Setup(format!(
+                    "EPSIM_TRACE_FROM={} is after EPSIM_TRACE_TO={}",
+                    filter.from, filter.to
+                )));
+            }
+            host.trace_start_filtered(Path::new(&path), format, filter)?;
         }
         if let Some(path) = std::env::var_os("EPSIM_TUI").filter(|p| !p.is_empty()) {
             let path = std::path::PathBuf::from(path);
@@ -878,15 +894,23 @@ impl Host {
     /// truncated), replacing one already open: the records of `epsim run
     /// --trace` plus one per host access (README "Traces").
     pub fn trace_start(&self, path: &Path, format: TraceFormat) -> Result<(), HostError> {
+        self.trace_start_filtered(path, format, TraceFilter::default())
+    }
+
+    /// As [`Host::trace_start`], writing only what `filter` lets through
+    /// (cycles before its first run untraced, at untraced speed:
+    /// `Machine::run_watch`).
+    pub fn trace_start_filtered(
+        &self,
+        path: &Path,
+        format: TraceFormat,
+        filter: TraceFilter,
+    ) -> Result<(), HostError> {
         let file = std::fs::File::create(path).map_err(|error| HostError::Trace {
             path: path.display().to_string(),
             error,
         })?;
-        let trace = Trace::new(
-            Box::new(BufWriter::new(file)),
-            format,
-            TraceFilter::default(),
-        );
+        let trace = Trace::new(Box::new(BufWriter::new(file)), format, filter);
         let mut g = self.inner.lock();
         // A core that ran ahead untraced must not go back and run again
         // traced.

@@ -39,6 +39,9 @@ fn run_env(
         .env_remove("EPSIM_VERBOSE")
         .env_remove("EPSIM_LOG")
         .env_remove("EPSIM_PROGRESS")
+        .env_remove("EPSIM_TRACE")
+        .env_remove("EPSIM_TRACE_FROM")
+        .env_remove("EPSIM_TRACE_TO")
         .env_remove("EPSIM_TIMING");
     for (k, v) in env {
         cmd.env(k, v);
@@ -460,6 +463,9 @@ fn run_within(exe: &Path, mode: &str, args: &[&str], limit: std::time::Duration)
         .env_remove("EPSIM_VERBOSE")
         .env_remove("EPSIM_LOG")
         .env_remove("EPSIM_PROGRESS")
+        .env_remove("EPSIM_TRACE")
+        .env_remove("EPSIM_TRACE_FROM")
+        .env_remove("EPSIM_TRACE_TO")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -651,4 +657,69 @@ fn progress_lines_follow_the_chip_and_leave_the_run_alone() {
         err.contains("e_init: EPSIM_PROGRESS=\"soon\": expected a number of seconds above zero"),
         "{err}"
     );
+}
+
+#[test]
+fn a_host_programs_trace_window_holds_the_whole_traces_lines_of_its_cycles() {
+    // EPSIM_TRACE_FROM/TO: the cycles before the window run untraced; the
+    // window's lines (the host's records and the cores') are a whole
+    // trace's lines of those cycles. Deterministic mode: the same run.
+    let exe = example("hello");
+    let dir = root().join("examples/hello");
+    let tmp = std::env::temp_dir().join(format!("epsim-tracewin-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let (whole, window) = (tmp.join("whole.txt"), tmp.join("window.txt"));
+    let o = run_env(
+        &exe,
+        &dir,
+        "deterministic",
+        &[],
+        &[("EPSIM_TRACE", whole.as_os_str())],
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let (from, to) = (2_000_000u64, 2_700_000u64);
+    let o = run_env(
+        &exe,
+        &dir,
+        "deterministic",
+        &[],
+        &[
+            ("EPSIM_TRACE", window.as_os_str()),
+            ("EPSIM_TRACE_FROM", std::ffi::OsStr::new("2_000_000")),
+            ("EPSIM_TRACE_TO", std::ffi::OsStr::new("0x2932e0")),
+        ],
+    );
+    assert!(o.status.success(), "{:?}", text(&o));
+    let whole = std::fs::read_to_string(&whole).unwrap();
+    let want: String = whole
+        .lines()
+        .filter(|l| {
+            let c: u64 = l.split_whitespace().next().unwrap().parse().unwrap();
+            (from..=to).contains(&c)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let got = std::fs::read_to_string(&window).unwrap();
+    assert!(got.lines().any(|l| l.contains(" host ")), "{got}");
+    assert!(got.lines().count() > 1000, "{}", got.lines().count());
+    assert_eq!(got, want);
+    let o = run_env(
+        &exe,
+        &dir,
+        "deterministic",
+        &[],
+        &[
+            ("EPSIM_TRACE", window.as_os_str()),
+            ("EPSIM_TRACE_FROM", std::ffi::OsStr::new("later")),
+        ],
+    );
+    assert!(!o.status.success());
+    assert!(
+        text(&o)
+            .1
+            .contains("e_init: EPSIM_TRACE_FROM=\"later\": `later` is not a number"),
+        "{:?}",
+        text(&o)
+    );
+    std::fs::remove_dir_all(&tmp).unwrap();
 }
