@@ -1019,6 +1019,12 @@ impl Machine {
         self.timed.as_ref().map_or(0, |t| t.rollbacks)
     }
 
+    /// Timed mode: how many turns the scheduler gave the cores to run (a
+    /// measure of speed, not of results: each costs a step).
+    pub fn core_turns(&self) -> u64 {
+        self.timed.as_ref().map_or(0, |t| t.turns)
+    }
+
     /// Timed mode: loads from DRAM timed in closed form in the core's run
     /// (alone on their way: `sched::solo_load`), not stepped through the
     /// mesh (a measure of speed, not of results).

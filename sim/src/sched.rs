@@ -265,6 +265,8 @@ pub struct Timed {
     pub strict: bool,
     /// Times a core that ran ahead had to go back.
     pub rollbacks: u64,
+    /// Core turns (`Machine::core_turn`).
+    pub turns: u64,
     /// Every core's earliest action (the scheduler's queue, `crate::evq`):
     /// its first action, keyed `cycle << 64 | rank << 32 | core` (the
     /// cycle is also the first it acts in at all, for the horizons); and
@@ -453,6 +455,7 @@ impl Timed {
             lookahead: WIRE_LATENCY.max(1),
             strict: false,
             rollbacks: 0,
+            turns: 0,
             queue: MinTree::new(m.cores.len()),
             dirty: Vec::new(),
             outbox: VecDeque::new(),
@@ -2014,6 +2017,7 @@ impl Machine {
         hard: u64,
         free_until: u64,
     ) -> Option<StopReason> {
+        t.turns += 1;
         let start = self.cores[i].stats.cycles;
         let a = &mut t.agents[i];
         if a.window < MIN_WINDOW {

@@ -582,6 +582,17 @@ fn dma_programs_run_ahead_exactly_as_in_strict_order() {
     for phase in ["A", "B", "C", "D"] {
         assert!(out.contains(&format!("detach: {phase} sum ")), "{out}");
     }
+    // dram_cannon: Epiphany BSP's cannon example in small: sixteen DMA
+    // engines reading chunks of DRAM through the eLink while their cores,
+    // CTIMER0 counting the clock, poll descriptor words the DMA interrupt
+    // clears; then Cannon's steps, blocks pushed to the neighbours by DMA.
+    // The checksum and the cycles are main 7a3c98b's (fast and strict).
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/dram_cannon.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("dram_cannon: ok, checksum -15744"), "{out}");
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("simulated cycles:     1664330 "), "{stats}");
 }
 
 #[test]

@@ -216,6 +216,11 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// instruction not executed) for the detailed model to run it.
     pub(super) lazy_timers: bool,
     pub(super) timer_stall: bool,
+    /// Such an access (a read of a timer, a write of a timer or CONFIG)
+    /// was made, or waited, since this was last cleared: a polling loop
+    /// that makes one is not in a fixed point the timers' values leave
+    /// alone (`Spin`).
+    pub(super) timer_touched: bool,
     /// Timed mode, in a run lent the network: its loads from DRAM
     /// (`SoloLoads`).
     pub(super) solo: Option<&'a mut SoloLoads>,
@@ -326,6 +331,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             dma_reads: 0,
             lazy_timers: false,
             timer_stall: false,
+            timer_touched: false,
             solo: None,
             solo_on: false,
             solo_loaded: false,
@@ -620,15 +626,17 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
     }
 
     /// Whether an access to the register at `off` (a write if `write`)
-    /// must wait for the detailed model (`lazy_timers`).
+    /// must wait for the detailed model (`lazy_timers`); an access of the
+    /// timers is noted (`timer_touched`).
     #[inline(always)]
     fn timer_wait(&mut self, off: u32, write: bool) -> bool {
-        if !self.lazy_timers {
-            return false;
-        }
         let timer = off == sreg_offset(sreg::CTIMER0)
             || off == sreg_offset(sreg::CTIMER1)
             || (write && off == sreg_offset(sreg::CONFIG));
+        self.timer_touched |= timer;
+        if !self.lazy_timers {
+            return false;
+        }
         self.timer_stall |= timer;
         timer
     }

@@ -211,7 +211,9 @@ pub struct Core {
 /// A block that jumps back to its own first instruction, stores nothing,
 /// loads only from this core's SRAM and left no interrupt to take is one
 /// iteration of a polling loop. When the architectural state at its head
-/// is the same after an iteration as before it, and the pipeline's is the
+/// is the same after an iteration as before it (but for what timers
+/// counting clock cycles count: [`same_but_timers`]; an iteration that
+/// reads or writes a timer is not clean), and the pipeline's is the
 /// same moved by the iteration's cycles (`Pipeline::steady_after`), every
 /// further iteration does exactly the same, that many cycles later, until
 /// something else writes the core's memory or registers (a delivery from
@@ -265,6 +267,46 @@ struct Spin {
     cur_banks: u8,
     dma_reads: u16,
     banks: u8,
+}
+
+/// Whether `a` and `b` are the same state but for the core timers' counts.
+/// A polling loop's heads are compared so (`Spin::look`): its iterations
+/// neither read nor write the timers (`CoreBus::timer_touched`) and no
+/// timer can fire while they are done at once (`timing::lazy_limit`),
+/// so what the timers count changes nothing an iteration does; the
+/// iterations done at once are counted from the core's `timer_at` as any
+/// other cycles (`Core::spin_to`, the run's lazy count).
+fn same_but_timers(a: &ArchState, b: &ArchState) -> bool {
+    let ArchState {
+        r,
+        pc,
+        flags,
+        status_rest,
+        config,
+        debugstatus,
+        lc,
+        ls,
+        le,
+        iret,
+        imask,
+        ilat,
+        ipend,
+        ctimer0: _,
+        ctimer1: _,
+    } = a;
+    *pc == b.pc
+        && *r == b.r
+        && *flags == b.flags
+        && *status_rest == b.status_rest
+        && *config == b.config
+        && *debugstatus == b.debugstatus
+        && *lc == b.lc
+        && *ls == b.ls
+        && *le == b.le
+        && *iret == b.iret
+        && *imask == b.imask
+        && *ilat == b.ilat
+        && *ipend == b.ipend
 }
 
 /// One iteration of a polling loop in its fixed point ([`Spin::look`]):
@@ -428,13 +470,13 @@ impl Spin {
             // period on. Otherwise the head is saved afresh (the saved
             // pipeline is not this head's).
             if let Some(per) = self.period {
-                if now == self.now + per.p && *s == self.state {
+                if now == self.now + per.p && same_but_timers(s, &self.state) {
                     return Some(per.p);
                 }
             }
             self.stage = 0;
         }
-        if self.stage > 0 && now > self.now && *s == self.state {
+        if self.stage > 0 && now > self.now && same_but_timers(s, &self.state) {
             let p = now - self.now;
             if let Some(prev) = self.pipe.as_ref() {
                 if pipe.steady_after(prev, p) {
@@ -1015,6 +1057,7 @@ impl Core {
                 // hardware-loop rule applies to the last one run only: the
                 // block was cut after the loop's last instruction above.
                 bus.attention = false;
+                bus.timer_touched = false;
                 // Where its loads and stores went (`Spin::piece`).
                 let mut mem = 0u8;
                 // The block was replayed with the timers' count left for
@@ -1117,7 +1160,12 @@ impl Core {
                 };
                 retired += done as u64;
                 if TIMED && !TRACE && *spin_skip {
-                    let quiet = !bus.attention && s.lc == 0 && (!timers || ran_lazy);
+                    // (Timers counting clock cycles only, which it did not
+                    // touch, leave it alone, counted at once or later:
+                    // `Spin::look` compares states without them.)
+                    let quiet = !bus.attention
+                        && s.lc == 0
+                        && (!timers || ran_lazy || (lazy.is_some() && !bus.timer_touched));
                     let dma = std::mem::take(&mut bus.dma_reads);
                     spin.piece(mem, dma, quiet, done < n, last);
                 }
