@@ -2034,6 +2034,7 @@ impl Machine {
     /// reach the core, or by `ahead`, the end of its run ahead (from a
     /// checkpoint, as the run would be: something reaching it before the
     /// end takes it back).
+    #[inline(never)]
     fn poll_turn(&mut self, t: &mut Timed, i: usize, horizon: u64, ahead: Option<u64>) -> bool {
         if t.strict || self.trace.is_some() {
             return false;
@@ -2122,7 +2123,9 @@ impl Machine {
             t.solo_until = 0;
         }
         let spec_to = hard.min(start.saturating_add(window));
-        if self.poll_turn(t, i, horizon, ahead.then_some(spec_to)) {
+        // (Only a core answered at a remote read may be at a poll's stop.)
+        if self.cores[i].answer.is_some() && self.poll_turn(t, i, horizon, ahead.then_some(spec_to))
+        {
             self.cores[i].pipe.port.free_until = 0;
             return None;
         }

@@ -17,6 +17,7 @@
 //! reach a cycle a timer could fire in, with the core's DMA engine idle,
 //! not traced and not in strict order (which proves it exact).
 
+use epsim_isa::exec::pending_interrupt;
 use epsim_isa::{ArchState, MemFault};
 
 use super::{Core, CoreStats, OtherRegs, RemoteAccess, RunState};
@@ -60,11 +61,30 @@ struct Period {
     end: Box<Stop>,
 }
 
+/// What [`Poll::stop`] holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Have {
+    /// Nothing.
+    #[default]
+    None,
+    /// The access and counts only (the first stop at an access: the
+    /// state is saved only if the next stop is at the same).
+    Light,
+    /// Everything.
+    Full,
+    /// The access and counts, the core having been moved there at once
+    /// (`Core::poll_apply`): its state, registers and pipeline are the
+    /// core's own until it runs (saved then: `Core::poll_find`).
+    Moved,
+}
+
 /// What the core knows of a polling loop ([`Core::poll_stop`]).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Poll {
-    /// The last stop at an eligible remote read.
+    /// The last stop at an eligible remote read (kept allocated), and what
+    /// of it is there.
     stop: Option<Box<Stop>>,
+    have: Have,
     /// The answer to it, given with nothing else reaching the core.
     answer: Option<(Result<u64, MemFault>, u32)>,
     /// `stop` is a stop of `periods[k]` (its end, moved).
@@ -72,6 +92,12 @@ pub(crate) struct Poll {
     periods: Vec<Period>,
     /// Where the next period replaces one when all places are taken.
     next: usize,
+    /// Stops whose state is not saved before it is again, and the looks
+    /// at two stops that found no period, in a row (a loop whose state
+    /// changes, or reads that are not a loop's, looked at ever less
+    /// often, as `Spin` does).
+    skip: u32,
+    fails: u32,
     /// Runs done at once.
     pub(crate) repeats: u64,
 }
@@ -80,7 +106,7 @@ impl Poll {
     /// Forgets the stop (the core went back in time, or was reset, or
     /// stopped at anything else).
     pub(crate) fn clear(&mut self) {
-        self.stop = None;
+        self.have = Have::None;
         self.answer = None;
         self.trusted = None;
     }
@@ -117,17 +143,19 @@ impl Core {
         let answer = poll.answer.take();
         poll.trusted = None;
         let Some(access) = access else {
-            poll.stop = None;
+            poll.have = Have::None;
             return;
         };
-        let idle = !self.dma.is_busy() && self.dma.next_ready().is_none();
-        if let (Some(last), Some((value, latency)), true) = (poll.stop.as_deref(), answer, idle) {
+        let last = poll.stop.as_deref().filter(|_| poll.have == Have::Full);
+        if let (Some(last), Some((value, latency))) = (last, answer) {
+            let idle = !self.dma.is_busy() && self.dma.next_ready().is_none();
             let p = issue.wrapping_sub(last.issue);
             let known = poll
                 .periods
                 .iter()
                 .any(|k| k.value == value && k.latency == latency && k.end.access == access);
-            if !known
+            let found = !known
+                && idle
                 && touched == last.touched + 1
                 && solo == last.solo
                 && last.access == access
@@ -138,8 +166,13 @@ impl Core {
                 && self.sram.writes() == last.writes
                 && self.regs == last.regs
                 && counted_to(&last.state, last.timer_at, self.timer_at, &self.state)
-                && self.pipe.steady_after(&last.pipe, p)
-            {
+                && self.pipe.steady_after(&last.pipe, p);
+            if !known && !found {
+                poll.fails += 1;
+                poll.skip = (1u32 << poll.fails.min(10)) - 1;
+            }
+            if found {
+                poll.fails = 0;
                 let mut stalls = self.stats.stalls;
                 for (d, &b) in stalls.iter_mut().zip(&last.stats.stalls) {
                     *d -= b;
@@ -178,24 +211,35 @@ impl Core {
                 poll.trusted = Some(k);
             }
         }
-        self.keep_stop(access, issue, touched, solo);
+        // (The state is saved only at the second stop in a row at the
+        // same access: a loop's.)
+        let mut again =
+            poll.have != Have::None && poll.stop.as_deref().is_some_and(|s| s.access == access);
+        if again && poll.skip > 0 {
+            poll.skip -= 1;
+            again = false;
+        }
+        self.keep_stop(access, issue, touched, solo, again);
     }
 
     /// Saves the core, stopped at `access` issuing at `issue`, as the last
-    /// stop.
-    fn keep_stop(&mut self, access: RemoteAccess, issue: u64, touched: u64, solo: u64) {
+    /// stop: its state too if `full`.
+    fn keep_stop(&mut self, access: RemoteAccess, issue: u64, touched: u64, solo: u64, full: bool) {
+        let writes = self.sram.writes();
         match self.poll.stop.as_deref_mut() {
             Some(s) => {
                 s.access = access;
                 s.issue = issue;
-                s.state.clone_from(&self.state);
-                s.regs.clone_from(&self.regs);
-                s.pipe.clone_from(&self.pipe);
                 s.stats = self.stats;
                 s.timer_at = self.timer_at;
-                s.writes = self.sram.writes();
+                s.writes = writes;
                 s.touched = touched;
                 s.solo = solo;
+                if full {
+                    s.state.clone_from(&self.state);
+                    s.regs.clone_from(&self.regs);
+                    s.pipe.clone_from(&self.pipe);
+                }
             }
             None => {
                 self.poll.stop = Some(Box::new(Stop {
@@ -206,11 +250,26 @@ impl Core {
                     pipe: self.pipe.clone(),
                     stats: self.stats,
                     timer_at: self.timer_at,
-                    writes: self.sram.writes(),
+                    writes,
                     touched,
                     solo,
                 }));
             }
+        }
+        self.poll.have = if full { Have::Full } else { Have::Light };
+    }
+
+    /// The core, moved to its last stop at once and not run since, saves
+    /// its state there.
+    fn keep_moved(&mut self) {
+        if self.poll.have != Have::Moved {
+            return;
+        }
+        if let Some(s) = self.poll.stop.as_deref_mut() {
+            s.state.clone_from(&self.state);
+            s.regs.clone_from(&self.regs);
+            s.pipe.clone_from(&self.pipe);
+            self.poll.have = Have::Full;
         }
     }
 
@@ -221,30 +280,48 @@ impl Core {
     /// (the core's cycle at the next stop).
     pub(crate) fn poll_find(&mut self, touched: u64) -> Option<(usize, u64)> {
         let ans = self.answer?;
-        let quiet = self.run == RunState::Running
-            && !self.can_wake()
-            && !self.dma.is_busy()
-            && self.dma.next_ready().is_none();
         let poll = &mut self.poll;
-        let stop = poll.stop.as_deref()?;
+        let stop = poll.stop.as_deref().filter(|_| poll.have != Have::None)?;
         if touched != stop.touched + 1 || ans.addr != stop.access.addr {
             poll.answer = None;
             poll.trusted = None;
+            if poll.have == Have::Moved {
+                // (Not the core's state at the stop any more.)
+                poll.have = Have::Light;
+            }
             return None;
         }
         poll.answer = Some((ans.value, ans.latency));
-        let k = poll.periods.iter().position(|k| {
+        let found = poll.periods.iter().position(|k| {
             k.value == ans.value && k.latency == ans.latency && k.end.access == stop.access
-        })?;
-        let per = &poll.periods[k];
-        let end = self.stats.cycles.checked_add(per.p)?;
-        if !quiet
-            || self.sram.writes() != stop.writes
-            || !lazy_limit(&self.state, self.timer_at)
-                .is_some_and(|l| end <= l && self.timer_at + per.p <= l)
-        {
+        });
+        let fits = found.and_then(|k| {
+            let per = &poll.periods[k];
+            let end = self.stats.cycles.checked_add(per.p)?;
+            let ok = self.run == RunState::Running
+                && pending_interrupt(&self.state).is_none()
+                && !self.dma.is_busy()
+                && self.dma.next_ready().is_none()
+                && self.sram.writes() == stop.writes
+                && lazy_limit(&self.state, self.timer_at)
+                    .is_some_and(|l| end <= l && self.timer_at + per.p <= l);
+            ok.then_some((k, end))
+        });
+        let Some((k, end)) = fits else {
+            // The core runs from its stop: saved as it stands.
+            self.keep_moved();
             return None;
+        };
+        if self.poll.trusted != Some(k) {
+            self.keep_moved();
+            if self.poll.have != Have::Full {
+                return None;
+            }
         }
+        let poll = &mut self.poll;
+        let (Some(stop), Some(per)) = (poll.stop.as_deref(), poll.periods.get(k)) else {
+            return None;
+        };
         if poll.trusted != Some(k) {
             // Is the stop the period's end, moved?
             let e = &per.end;
@@ -293,7 +370,8 @@ impl Core {
         let to = self.timer_at + p;
         count_clock(&mut self.state, &mut self.timer_at, to);
         self.poll.repeats += 1;
-        self.keep_stop(access, issue, touched, solo);
+        self.keep_stop(access, issue, touched, solo, false);
+        self.poll.have = Have::Moved;
         self.poll.trusted = Some(k);
         Some((access, issue))
     }
