@@ -1032,6 +1032,13 @@ impl Machine {
         self.timed.as_ref().map_or(0, |t| t.solo_loads)
     }
 
+    /// Timed mode: runs of cores polling another core's memory done at
+    /// once (`core::poll`), not instruction by instruction (a measure of
+    /// speed, not of results).
+    pub fn poll_repeats(&self) -> u64 {
+        self.cores.iter().map(|c| c.poll.repeats).sum()
+    }
+
     /// Total instructions retired by all cores.
     pub fn instret(&self) -> u64 {
         self.cores.iter().map(|c| c.stats.instret).sum()

@@ -329,6 +329,11 @@ pub struct Timed {
     /// its DMA registers (the engine's next move, plus one); `u64::MAX`
     /// outside the scheduler's core turns.
     regs_until: u64,
+    /// Per core: a count of what reached it from outside (deliveries, its
+    /// DMA engine, the machine acting on its exits, the host between
+    /// runs): a polling loop's run is a period only if nothing did
+    /// (`Core::poll_stop`).
+    touched: Vec<u64>,
 }
 
 /// The retry cycle of an access or DMA move waiting for a place in its
@@ -447,6 +452,7 @@ impl Timed {
             kept_parked: 0,
             dram_trip,
             regs_until: u64::MAX,
+            touched: vec![0; m.cores.len()],
             dram_reads: 0,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
@@ -724,6 +730,10 @@ impl Machine {
         max: u64,
         mut watch: Option<&mut IdleWatch>,
     ) -> StopReason {
+        for n in &mut t.touched {
+            // (The host may have written anything since the last run.)
+            *n += 1;
+        }
         if !t.settling {
             for core in &mut self.cores {
                 core.dram_via_mesh = true;
@@ -1304,6 +1314,7 @@ impl Machine {
             let src = node(self.cores[i].id);
             let packet = self.response(t, src, i, w.value, None, w.access.size);
             t.queue_response(w.leave, true, packet);
+            self.cores[i].poll_stop(None, 0, 0, 0);
             t.agents[i].wait = Wait::Response {
                 access: w.access,
                 issue: w.issue,
@@ -1362,6 +1373,7 @@ impl Machine {
                     // (Past its DMA engine's next move: `dma_bound`.)
                     t.agents[i].dma_polled = issue;
                 }
+                core.poll_stop(None, 0, 0, 0);
                 t.agents[i].wait = Wait::Emit {
                     access,
                     issue,
@@ -1394,6 +1406,15 @@ impl Machine {
                     issue,
                     at: issue,
                 };
+                // A read of another core's memory: perhaps one of a loop
+                // polling it (`Core::poll_stop`).
+                let polled = matches!(access.kind, RemoteKind::Load | RemoteKind::TestSet(_))
+                    && self
+                        .config
+                        .core_index(CoreId::from_bits(access.addr >> 20))
+                        .is_some_and(|k| k != i);
+                let core = &mut self.cores[i];
+                core.poll_stop(polled.then_some(access), issue, t.touched[i], t.solo_loads);
                 None
             }
             // A system call sees memory, and acts on the host, as of its
@@ -1418,6 +1439,7 @@ impl Machine {
     /// Acts on what stopped core `i` (other than its budget, sleep or a
     /// remote access).
     fn after_run(&mut self, t: &mut Timed, i: usize, exit: CoreExit) -> Option<StopReason> {
+        t.touched[i] += 1;
         self.now = self.now.max(self.cores[i].stats.cycles);
         match exit {
             CoreExit::Wand => {
@@ -1680,6 +1702,7 @@ impl Machine {
     fn deliver(&mut self, t: &mut Timed, i: usize) -> Option<StopReason> {
         let (at, d) = t.agents[i].inbox.front()?;
         let at = *at;
+        t.touched[i] += 1;
         let read = match d {
             Delivery::Packet(Payload::ReadRequest { access, .. }) => Some(*access),
             Delivery::Serve => t.agents[i].reads.front().map(|r| r.1),
@@ -2006,6 +2029,41 @@ impl Machine {
         any
     }
 
+    /// At the start of core `i`'s turn: if it is answered at a stop of a
+    /// loop polling another core's memory and the run from there is a
+    /// period (`Core::poll_find`), the core is moved to its next stop at
+    /// once, waiting to send the read again, as the run would leave it
+    /// (true). Only if the run would end by `horizon`, before anything can
+    /// reach the core, or by `ahead`, the end of its run ahead (from a
+    /// checkpoint, as the run would be: something reaching it before the
+    /// end takes it back).
+    #[inline(never)]
+    fn poll_turn(&mut self, t: &mut Timed, i: usize, horizon: u64, ahead: Option<u64>) -> bool {
+        if t.strict || self.trace.is_some() {
+            return false;
+        }
+        let Some((k, end)) = self.cores[i].poll_find(t.touched[i]) else {
+            return false;
+        };
+        if end > horizon {
+            let Some(spec_to) = ahead.filter(|&s| end <= s) else {
+                return false;
+            };
+            self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
+            t.agents[i].speculating = true;
+            t.agents[i].spec_limit = spec_to;
+        }
+        let Some((access, issue)) = self.cores[i].poll_apply(k, t.touched[i], t.solo_loads) else {
+            return false;
+        };
+        t.agents[i].wait = Wait::Emit {
+            access,
+            issue,
+            at: issue,
+        };
+        true
+    }
+
     /// Core `i`'s turn: it runs to its safe `horizon`, or ahead of it (up
     /// to `hard`, within its window) from a checkpoint, if nothing is
     /// watching (no trace) and the safe horizon is near.
@@ -2068,6 +2126,13 @@ impl Machine {
         if ahead {
             t.solo_until = 0;
         }
+        let spec_to = hard.min(start.saturating_add(window));
+        // (Only a core answered at a remote read may be at a poll's stop.)
+        if self.cores[i].answer.is_some() && self.poll_turn(t, i, horizon, ahead.then_some(spec_to))
+        {
+            self.cores[i].pipe.port.free_until = 0;
+            return None;
+        }
         if !ahead {
             let stop = self.run_core(t, i, horizon);
             t.dram_busy = self.cores[i].pipe.port.busy;
@@ -2075,7 +2140,6 @@ impl Machine {
             return stop;
         }
         self.cores[i].pipe.port.free_until = 0;
-        let spec_to = hard.min(start.saturating_add(window));
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
         t.agents[i].spec_limit = spec_to;
@@ -2112,6 +2176,7 @@ impl Machine {
     /// it would have been made after the core's instructions of `now`.
     /// (A refused or faulting move changes nothing before that.)
     fn dma_cycle(&mut self, t: &mut Timed, i: usize, now: u64, parked: bool) -> Option<StopReason> {
+        t.touched[i] += 1;
         // The core's own instructions in this cycle come first.
         if !self.settle_speculation(t, i, now + 1) {
             return None;

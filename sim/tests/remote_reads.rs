@@ -57,10 +57,15 @@ fn answers_as_before() {
 /// SRAM bank with the holder writing the word beside it while the others
 /// poll, and five waiters instead of fifteen. The figures are main
 /// daea9be's (the scheduler before a read's response went into the mesh
-/// in the step that served it, `Machine::serve_read`).
+/// in the step that served it, `Machine::serve_read`); `poll_remote`'s
+/// main 7a3c98b's (before a poll's runs were done at once, `core::poll`).
 #[test]
 fn variants_answer_as_before() {
-    for (name, group) in [("mutex_scan_near", "4x4"), ("mutex_scan_2x3", "2x3")] {
+    for (name, group) in [
+        ("mutex_scan_near", "4x4"),
+        ("mutex_scan_2x3", "2x3"),
+        ("poll_remote", "4x4"),
+    ] {
         let elf = format!("../firmware/multi/{name}.elf");
         insta::assert_snapshot!(name, figures(group, &[&elf]));
     }
@@ -106,6 +111,7 @@ fn fast_is_strict() {
         ("mutex", (4, 4)),
         ("mutex_scan_near", (4, 4)),
         ("mutex_scan_2x3", (2, 3)),
+        ("poll_remote", (4, 4)),
     ] {
         let strict = run_on(name, group, true, None);
         assert!(!strict.0.contains("CycleLimit"), "{name}: {}", strict.0);
@@ -115,6 +121,32 @@ fn fast_is_strict() {
             assert_eq!(fast.1, strict.1, "{name}: output, {how}");
             assert_eq!(fast.2, strict.2, "{name}: per-core counters, {how}");
             assert_eq!(fast.3, strict.3, "{name}: mesh statistics, {how}");
+        }
+    }
+}
+
+/// The programs above whose cores poll another core's memory have runs of
+/// their polling loops done at once (`core::poll`) in fast mode, so
+/// `fast_is_strict` compares that with strict order; strict order does
+/// none.
+#[test]
+fn polls_done_at_once() {
+    for (name, (rows, cols)) in [("mutex_scan", (4, 4)), ("poll_remote", (4, 4))] {
+        for strict in [false, true] {
+            let mut m: Machine = machine_with_group(
+                &format!("multi/{name}.elf"),
+                Config::parallella16(),
+                rows,
+                cols,
+            );
+            m.strict = strict;
+            m.run(Some(5_000_000));
+            let n = m.poll_repeats();
+            assert_eq!(
+                n > 0,
+                !strict,
+                "{name}: {n} runs done at once, strict {strict}"
+            );
         }
     }
 }

@@ -392,7 +392,11 @@ fn run(
         );
         let several = m.group().count() > 1;
         if several && mode == Mode::Timed {
-            eprintln!("epsim: run-aheads rolled back: {}", m.rollbacks());
+            eprintln!(
+                "epsim: run-aheads rolled back: {} (polls' runs done at once: {})",
+                m.rollbacks(),
+                m.poll_repeats()
+            );
         }
         for core in m.group() {
             let c = &core.stats;

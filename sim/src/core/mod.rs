@@ -27,6 +27,7 @@ use crate::trace::Trace;
 
 mod blocks;
 mod bus;
+mod poll;
 mod solo;
 
 pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as SoloWaiting};
@@ -55,7 +56,7 @@ pub enum RunState {
 /// Memory-mapped registers that are not part of [`ArchState`] or the DMA
 /// engine: memory-protection and mesh-node registers (groups 2-3), kept so
 /// software reads back what it wrote.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OtherRegs {
     pub mem: [u32; 3],
     pub meshconfig: u32,
@@ -200,6 +201,8 @@ pub struct Core {
     pub dma_detached: bool,
     /// The loop being watched.
     spin: Box<Spin>,
+    /// A loop re-issuing a remote read (timed mode: `poll`).
+    pub(crate) poll: poll::Poll,
     /// Timed mode: the machine's network lent for a run in which the
     /// core's loads from DRAM meet nothing ([`SoloLoads`], set up by the
     /// scheduler; `until` 0 when not).
@@ -717,6 +720,7 @@ impl Core {
             dma_direct: false,
             dma_detached: false,
             spin: Box::new(Spin::new()),
+            poll: poll::Poll::default(),
             solo: None,
         }
     }
@@ -1538,6 +1542,7 @@ impl Core {
     /// `e_start` does) starts it at address 0.
     pub fn reset(&mut self) {
         self.spin.clear();
+        self.poll.clear();
         self.state = ArchState::new();
         self.regs = OtherRegs {
             meshconfig: 2,
@@ -1597,6 +1602,7 @@ impl Core {
     /// Returns to the state saved in `cp` (the last checkpoint taken).
     pub fn roll_back(&mut self, cp: &Checkpoint) {
         self.spin.clear();
+        self.poll.clear();
         self.state.clone_from(&cp.state);
         self.regs.clone_from(&cp.regs);
         self.run = cp.run;
