@@ -45,6 +45,16 @@ struct Stop {
     solo: u64,
 }
 
+impl Stop {
+    /// Saves the core's state, registers and pipeline here (the pipeline
+    /// copied as checkpoints copy it, `Pipeline::copy_from`).
+    fn save(&mut self, state: &ArchState, regs: &OtherRegs, pipe: &Pipeline) {
+        self.state.clone_from(state);
+        self.regs.clone_from(regs);
+        self.pipe.copy_from(pipe);
+    }
+}
+
 /// One run from a stop to the next, the answer given.
 #[derive(Clone, Debug)]
 struct Period {
@@ -236,9 +246,7 @@ impl Core {
                 s.touched = touched;
                 s.solo = solo;
                 if full {
-                    s.state.clone_from(&self.state);
-                    s.regs.clone_from(&self.regs);
-                    s.pipe.clone_from(&self.pipe);
+                    s.save(&self.state, &self.regs, &self.pipe);
                 }
             }
             None => {
@@ -266,9 +274,7 @@ impl Core {
             return;
         }
         if let Some(s) = self.poll.stop.as_deref_mut() {
-            s.state.clone_from(&self.state);
-            s.regs.clone_from(&self.regs);
-            s.pipe.clone_from(&self.pipe);
+            s.save(&self.state, &self.regs, &self.pipe);
             self.poll.have = Have::Full;
         }
     }
