@@ -596,15 +596,18 @@ fn progress_lines_follow_the_chip_and_leave_the_run_alone() {
     // period refused by e_init, named.
     let exe = example("hello");
     let dir = root().join("examples/hello");
-    for mode in ["free", "deterministic"] {
-        let plain = run(&exe, &dir, mode, &[]);
-        let o = run_env(
+    let with = |mode: &str, every: &str| {
+        run_env(
             &exe,
             &dir,
             mode,
             &[],
-            &[("EPSIM_PROGRESS", std::ffi::OsStr::new("0.000001"))],
-        );
+            &[("EPSIM_PROGRESS", std::ffi::OsStr::new(every))],
+        )
+    };
+    for mode in ["free", "deterministic"] {
+        let plain = run(&exe, &dir, mode, &[]);
+        let o = with(mode, "0.000001");
         let (out, err) = text(&o);
         assert!(o.status.success(), "{mode}: {out}\n{err}");
         assert_eq!(hello_lines(&out), hello_lines(&text(&plain).0), "{mode}");
@@ -631,26 +634,14 @@ fn progress_lines_follow_the_chip_and_leave_the_run_alone() {
             "{mode}: {err}"
         );
         if mode == "deterministic" {
-            // The same cycles as without the setting.
-            let o2 = run_env(
-                &exe,
-                &dir,
-                mode,
-                &[],
-                &[("EPSIM_PROGRESS", std::ffi::OsStr::new("3600"))],
-            );
-            let (_, err2) = text(&o2);
+            // The same cycles with a line at every look as with the end
+            // line alone: the lines change nothing in the run.
+            let (_, err2) = text(&with(mode, "3600"));
             assert_eq!(err2.lines().count(), 1, "{err2}");
             assert_eq!(progress_cycle(&err2), *cycles.last().unwrap());
         }
     }
-    let o = run_env(
-        &exe,
-        &dir,
-        "deterministic",
-        &[],
-        &[("EPSIM_PROGRESS", std::ffi::OsStr::new("soon"))],
-    );
+    let o = with("deterministic", "soon");
     let (_, err) = text(&o);
     assert!(!o.status.success());
     assert!(

@@ -75,8 +75,9 @@ fn variants_answer_as_before() {
 /// instructions, stalls), the mesh's loads.
 type Seen = (String, String, Vec<(u64, u64, Vec<u64>)>, String);
 
-/// (On a group of `rows` x `cols` cores.)
-fn run_on(name: &str, (rows, cols): (u32, u32), strict: bool, slice: Option<u64>) -> Seen {
+/// firmware/multi/NAME.elf loaded on a group of `rows` x `cols` cores,
+/// in strict cycle order or not.
+fn machine_on(name: &str, (rows, cols): (u32, u32), strict: bool) -> Machine {
     let mut m: Machine = machine_with_group(
         &format!("multi/{name}.elf"),
         Config::parallella16(),
@@ -84,6 +85,12 @@ fn run_on(name: &str, (rows, cols): (u32, u32), strict: bool, slice: Option<u64>
         cols,
     );
     m.strict = strict;
+    m
+}
+
+/// (On a group of `rows` x `cols` cores.)
+fn run_on(name: &str, group: (u32, u32), strict: bool, slice: Option<u64>) -> Seen {
+    let mut m = machine_on(name, group, strict);
     let limit = 5_000_000;
     let mut to = slice.unwrap_or(limit);
     let stop = loop {
@@ -131,15 +138,9 @@ fn fast_is_strict() {
 /// none.
 #[test]
 fn polls_done_at_once() {
-    for (name, (rows, cols)) in [("mutex_scan", (4, 4)), ("poll_remote", (4, 4))] {
+    for (name, group) in [("mutex_scan", (4, 4)), ("poll_remote", (4, 4))] {
         for strict in [false, true] {
-            let mut m: Machine = machine_with_group(
-                &format!("multi/{name}.elf"),
-                Config::parallella16(),
-                rows,
-                cols,
-            );
-            m.strict = strict;
+            let mut m = machine_on(name, group, strict);
             m.run(Some(5_000_000));
             let n = m.poll_repeats();
             assert_eq!(
