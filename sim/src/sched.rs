@@ -928,8 +928,7 @@ impl Machine {
                     // parked, is none of the loop's business.)
                     self.cores[i].spin_writes_seen();
                     if let Some(stop) = stop {
-                        self.unspin_all(t, time);
-                        return stop;
+                        return self.stop_here(t, (time, rank, i), stop);
                     }
                     continue;
                 }
@@ -1093,10 +1092,52 @@ impl Machine {
                 },
             };
             if let Some(stop) = stop {
-                self.unspin_all(t, time);
-                return stop;
+                return self.stop_here(t, (time, rank, i), stop);
             }
         }
+    }
+
+    /// The run ends at action `at` (cycle, rank, agent) with `stop` (a
+    /// fault, an exit...): every other core is brought to where strict
+    /// cycle order leaves it then, the cycle's end if it acts before the
+    /// action in a cycle, its start if after. Every action before it is
+    /// done, so nothing reaches a core on the way. A core left parked
+    /// runs its loop up to there, one that ran ahead past it goes back
+    /// and runs up to it. (One whose safe run took it past, a core run
+    /// before the stopping one became the earliest, stays there: a
+    /// fault is not known before it happens.)
+    fn stop_here(&mut self, t: &mut Timed, at: (u64, Rank, usize), stop: StopReason) -> StopReason {
+        let (mut time, rank, i) = at;
+        if rank == Rank::Core {
+            // What stopped the run came in the core's last cycle (its
+            // turn may have begun before, or it may be acted on after).
+            time = self.cores[i].stats.cycles.saturating_sub(1);
+        }
+        for k in 0..self.cores.len() {
+            if rank == Rank::Core && k == i {
+                continue;
+            }
+            let to = if (Rank::Core, k) < (rank, i) {
+                time + 1
+            } else {
+                time
+            };
+            if t.agents[k].wait == Wait::Spin {
+                self.unspin(t, k, to);
+            } else if t.agents[k].speculating && self.cores[k].stats.cycles > to {
+                self.roll_back(t, k);
+            }
+            let core = &self.cores[k];
+            if t.agents[k].wait == Wait::Nothing
+                && core.run == RunState::Running
+                && core.stats.cycles < to
+            {
+                if let Some(exit) = self.run_core_raw(t, k, to) {
+                    t.agents[k].wait = Wait::Settle(exit);
+                }
+            }
+        }
+        stop
     }
 
     /// Advances the mesh to the end of cycle `to`, queueing what arrives,
