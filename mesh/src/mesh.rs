@@ -444,6 +444,10 @@ pub struct Mesh {
     solo_lazy: [Option<solo::Lazy>; 3],
     /// The ways of the last round trip `Mesh::solo_round` worked out.
     solo_way: solo::Ways,
+    /// Trips of a lone packet done at once (`Mesh::lone_trip`), and
+    /// whether they are stepped instead (for tests).
+    lone: u64,
+    lone_off: bool,
 }
 
 /// The cached delivery bounds (`Mesh::bounds`): per destination, and the
@@ -515,6 +519,8 @@ impl Mesh {
             routes_next: 0,
             solo_lazy: [None; 3],
             solo_way: solo::Ways::default(),
+            lone: 0,
+            lone_off: false,
         })
     }
     pub fn geometry(&self) -> &Geometry {
@@ -709,6 +715,10 @@ impl Mesh {
         let mut limit = to.saturating_mul(2).min(NEVER - 1);
         let mut to = to;
         self.freed_at = None;
+        if self.in_flight == 1 && !self.lone_off {
+            // (Its arrival is taken below with the deliveries.)
+            self.lone_trip(limit);
+        }
         loop {
             let t = self.wheel.next();
             if t > limit {

@@ -56,6 +56,11 @@ impl Wheel {
         }
     }
 
+    /// How many wake-ups are pending.
+    pub(crate) fn pending(&self) -> usize {
+        self.count + self.far.len()
+    }
+
     /// The earliest tick with a wake-up, or `u64::MAX`.
     pub(crate) fn next(&self) -> u64 {
         let far = self.far.peek().map_or(u64::MAX, |Reverse((at, _))| *at);

@@ -141,7 +141,7 @@ fn stepped(mesh: &mut Mesh, t: u64, external: bool, p: Packet) -> Arrival {
     }
 }
 
-fn check(geometry: Geometry, seed: u64, states: usize) -> (usize, usize) {
+fn check(geometry: Geometry, seed: u64, states: usize, lone_trips: &mut u64) -> (usize, usize) {
     let mut rng = Rng::new(seed);
     let (mut solo, mut refused) = (0, 0);
     for _ in 0..states {
@@ -168,7 +168,17 @@ fn check(geometry: Geometry, seed: u64, states: usize) -> (usize, usize) {
                 };
             let mut reference = mesh.clone();
             reference.solo_settle();
+            reference.step_lone_trips(true);
+            // Advancing to the bound with the packet alone in flight: its
+            // trip done at once (`Mesh::lone_trip`), the same as stepped.
+            let mut lone = reference.clone();
+            lone.step_lone_trips(false);
             let want = stepped(&mut reference, t, external, p);
+            let before = lone.lone_trips();
+            assert_eq!(stepped(&mut lone, t, external, p), want);
+            assert_eq!(lone.state_digest(), reference.state_digest());
+            *lone_trips += lone.lone_trips() - before;
+            reference.step_lone_trips(false);
             let got = if external {
                 mesh.solo_inject_external(t, p)
             } else {
@@ -197,9 +207,12 @@ fn check(geometry: Geometry, seed: u64, states: usize) -> (usize, usize) {
 
 #[test]
 fn a_packet_alone_arrives_and_leaves_the_network_as_stepped() {
-    let (solo, refused) = check(Geometry::E16G301, 7, 400);
+    let mut lone = 0;
+    let (solo, refused) = check(Geometry::E16G301, 7, 400, &mut lone);
     // Nearly every packet of an idle network is timed in closed form.
     assert!(solo > 20 * refused.max(1), "{solo} solo, {refused} refused");
+    // Those for a node by advancing to their bound, too.
+    assert!(lone > 500, "{lone} lone trips");
 }
 
 /// A chip of `rows` x `cols` cores from (32,8), its eLink on `side`.
@@ -215,7 +228,7 @@ fn chip(rows: u32, cols: u32, side: Side) -> Geometry {
 
 #[test]
 fn on_other_chips_and_elink_sides_too() {
-    let mut total = 0;
+    let (mut total, mut lone) = (0, 0);
     for (k, (rows, cols, side)) in [
         (8, 8, Side::East),
         (2, 3, Side::West),
@@ -225,9 +238,10 @@ fn on_other_chips_and_elink_sides_too() {
     .into_iter()
     .enumerate()
     {
-        total += check(chip(rows, cols, side), 100 + k as u64, 100).0;
+        total += check(chip(rows, cols, side), 100 + k as u64, 100, &mut lone).0;
     }
     assert!(total > 2000, "{total}");
+    assert!(lone > 500, "{lone} lone trips");
 }
 
 #[test]

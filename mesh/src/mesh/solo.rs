@@ -12,7 +12,7 @@
 //! take. They refuse (`None`, nothing changed) whenever that is not
 //! certain, and the caller steps the packet as usual.
 
-use super::{ceil_cycle, Down, Flit, Mesh, EXTERNAL, LOCAL};
+use super::{ceil_cycle, Down, Flit, Mesh, EXTERNAL, LOCAL, NEVER};
 use crate::addr::{xy_step, NodeId, Target};
 use crate::packet::{Arrival, Dest, Kind, Net, Packet};
 use crate::Cycle;
@@ -484,6 +484,20 @@ impl Mesh {
         self.solo_way.fast
     }
 
+    /// How many trips of a lone packet advancing did at once
+    /// (`Mesh::lone_trip`; for tests).
+    #[doc(hidden)]
+    pub fn lone_trips(&self) -> u64 {
+        self.lone
+    }
+
+    /// Steps a lone packet's trip as any other (`off`), or does it at once
+    /// (the default): for tests comparing the two.
+    #[doc(hidden)]
+    pub fn step_lone_trips(&mut self, off: bool) {
+        self.lone_off = off;
+    }
+
     /// Whether solo trips left anything for [`Mesh::solo_settle`].
     #[inline]
     pub fn solo_unsettled(&self) -> bool {
@@ -530,6 +544,130 @@ impl Mesh {
             self.routes[i] = route;
             self.solo_way.way = None;
             i
+        }
+    }
+}
+
+impl Mesh {
+    /// Advancing to tick `limit` with one packet in the network, for a
+    /// node, waiting at its node interface or at the eLink's receive side
+    /// and due to leave it (the one wake-up pending): its whole trip is
+    /// done at once, each agent on its way acting on it as stepping would
+    /// (nothing else is there to meet it), leaving its arrival among the
+    /// deliveries and the network at the tick of its arrival, if that is
+    /// no later than `limit`. False (nothing changed) otherwise, and
+    /// whenever stepping would leave a wake-up behind: a node interface
+    /// reporting a freed place, an upstream agent waiting for room on the
+    /// way.
+    pub(super) fn lone_trip(&mut self, limit: u64) -> bool {
+        if self.in_flight != 1 || self.wheel.pending() != 1 || self.k.buf_depth == 0 {
+            return false;
+        }
+        // Where it waits: the first router it enters, by which input, and
+        // when it leaves.
+        let ni = self.busy_nis.keys.first().map(|&k| k as usize);
+        let (f, s, node, port) = match ni {
+            Some(key) => {
+                let ni = &self.nis[key];
+                let Some(&f) = ni.q.front() else {
+                    return false;
+                };
+                let s = f.ready.max(ni.free);
+                let src = key % self.n;
+                if ni.q.len() != 1 || self.ni_wake[key] != s || self.watched[src] {
+                    return false;
+                }
+                (f, s, src, LOCAL)
+            }
+            None => {
+                let (Some(&f), Some(side)) = (self.rx.front(), self.geo.elink) else {
+                    return false;
+                };
+                let s = f.ready.max(self.rx_busy);
+                let entry = self.geo.index(self.geo.edge_router(side, f.dst));
+                let Some(entry) = entry.filter(|_| self.rx.len() == 1 && self.rx_wake == s) else {
+                    return false;
+                };
+                (f, s, entry, side.dir().index())
+            }
+        };
+        if f.to == EXTERNAL || s > limit || s <= self.wheel.cur() {
+            return false;
+        }
+        let net = f.net.index();
+        let (hop, link) = (self.k.hop, self.k.link);
+        // (The receive side carries it into its entry router.)
+        let enter = if ni.is_some() {
+            s
+        } else {
+            s.saturating_add(self.k.rx)
+        };
+        // Where it arrives, when (routers take it as their output frees:
+        // there is room everywhere).
+        let (mut at, mut input, mut ready) = (node, port, enter);
+        let end = loop {
+            let d = xy_step(self.coords[at], f.dst).index();
+            let r = &self.routers[net * self.n + at];
+            if r.inputs[input].waiting {
+                return false;
+            }
+            let tick = ready.max(r.out_busy[d]);
+            match self.downstream(at, net, d) {
+                Down::Router(k, q) => {
+                    (at, input, ready) = (k % self.n, q, tick.saturating_add(hop));
+                }
+                Down::Eject => break tick,
+                _ => return false,
+            }
+        };
+        if end > limit {
+            return false;
+        }
+        // It leaves where it waits at `s`.
+        let mut due = std::mem::take(&mut self.due);
+        self.wheel.take(s, &mut due);
+        due.clear();
+        self.due = due;
+        match ni {
+            Some(key) => {
+                self.ni_wake[key] = NEVER;
+                let ni = &mut self.nis[key];
+                ni.q.pop_front();
+                ni.free = s.saturating_add(self.k.ni);
+                self.busy_nis.remove(key);
+            }
+            None => {
+                self.rx_wake = NEVER;
+                self.rx.pop_front();
+                self.rx_busy = enter;
+                self.stats.elink.rx.add(self.k.rx, s - f.ready);
+            }
+        }
+        let (mut at, mut input, mut ready) = (node, port, enter);
+        loop {
+            let d = xy_step(self.coords[at], f.dst).index();
+            let key = net * self.n + at;
+            let router = &mut self.routers[key];
+            let tick = ready.max(router.out_busy[d]);
+            let b = &mut router.inputs[input];
+            b.popped_at = tick;
+            b.waiting = false;
+            router.rr[d] = ((input + 1) % 5) as u8;
+            router.out_busy[d] = tick.saturating_add(link);
+            self.stats.link_mut(key, d).add(link, tick - ready);
+            match self.downstream(at, net, d) {
+                Down::Router(k, q) => {
+                    (at, input, ready) = (k % self.n, q, tick.saturating_add(hop));
+                    self.stats.totals.hops[net] += 1;
+                }
+                _ => {
+                    self.node_flits -= 1;
+                    self.wheel_at(tick);
+                    self.deliver(tick, at as u32, net, f.tag);
+                    self.lone += 1;
+                    return true;
+                }
+            }
         }
     }
 }
