@@ -2445,8 +2445,8 @@ impl Machine {
     /// Whether DMA move `mv` of core `i` at `now`, made as planned (a
     /// read request sent if `read`, else the element written, into the
     /// core's own memory if `local_dst`), leaves what the loop core `i` is
-    /// parked in reads as it was: the SRAM bank it writes now (if any)
-    /// is not read, the DMA registers read keep their values, and no
+    /// parked in reads as it was: the SRAM it writes now (if any) is not
+    /// read, the DMA registers read keep their values, and no
     /// interrupt or error is raised (worked out on a copy of the engine).
     fn quiet_move(&self, i: usize, mv: &Move, now: u64, read: bool, local_dst: bool) -> bool {
         let outcome = if read {
@@ -2463,7 +2463,7 @@ impl Machine {
     /// Whether the delivery due first at core `i`, parked in a polling
     /// loop ([`Wait::Spin`]), is the data of its DMA engine's read that
     /// leaves what the loop reads as it was (as [`Machine::quiet_move`]:
-    /// the bank written is not read, and the read returning changes no
+    /// the bytes written are not read, and the read returning changes no
     /// DMA register read and raises nothing).
     fn quiet_response(&self, t: &Timed, i: usize) -> bool {
         let Some(&(at, Delivery::Packet(Payload::ReadResponse { dma, .. }))) =
@@ -2482,7 +2482,8 @@ impl Machine {
 
 /// Whether a DMA step of `core`, parked in a polling loop, leaves what the
 /// loop reads as it was: the element it writes into the core's SRAM
-/// (`dst`: address and bytes, if any) takes no bank the loop reads, and
+/// (`dst`: address and bytes, if any) is none of the bytes the loop loads
+/// nor of its code (`Core::spin_untouched`), and
 /// `step` on a copy of the engine changes no DMA register the loop reads
 /// and raises no interrupt or error.
 fn leaves_loop_alone(
@@ -2490,10 +2491,10 @@ fn leaves_loop_alone(
     dst: Option<(u32, u32)>,
     step: impl FnOnce(&mut Dma, &crate::memory::CodeMem) -> DmaEffect,
 ) -> bool {
-    let (regs, banks) = core.spin_reads();
+    let (regs, _) = core.spin_reads();
     if let Some((addr, bytes)) = dst {
         let off = addr & 0xF_FFFF;
-        if !core.sram.contains(off, bytes) || banks & 1 << Pipeline::bank(off) != 0 {
+        if !core.sram.contains(off, bytes) || !core.spin_untouched(off, bytes) {
             return false;
         }
     }

@@ -346,7 +346,8 @@ fn a_dma_wait_polled_while_ctimer_counts_the_clock_is_done_at_once() {
     // Those waits are polled at once even in the short runs the queued
     // engines leave the cores (blocks run in the detailed model, which
     // counts the timers as it goes: their counts are no part of the
-    // loop's fixed point); the results are strict order's.
+    // loop's fixed point), and stay parked through the data landing beside
+    // the polled word; the results are strict order's.
     let out = fast_is_strict("dram_cannon");
     assert!(out.contains("dram_cannon: ok, checksum -15744"), "{out}");
     let mut m = machine_with_group("multi/dram_cannon.elf", Config::parallella16(), 4, 4);
@@ -356,4 +357,35 @@ fn a_dma_wait_polled_while_ctimer_counts_the_clock_is_done_at_once() {
     // make a clean iteration; 99,331 now.)
     let turns = m.core_turns();
     assert!(turns < 150_000, "{turns} turns");
+}
+
+#[test]
+fn a_loop_stays_parked_while_its_dma_engine_writes_beside_the_words_it_polls() {
+    // dma_beside: sixteen cores poll words of a buffer in one SRAM bank
+    // while their engines fill it from DRAM (queued at the eLink), and a
+    // word past it that the core before writes over the mesh. Writes of
+    // bytes the loop does not load, its bank's among them, leave it
+    // parked (`Core::spin_untouched`); the write of a polled word wakes
+    // it where strict order has the loop see it. (35,000 turns or more
+    // when a write into a bank the loop reads woke it: 54,315; 24,932
+    // now.)
+    // (Golden: main b13445e's output, fast and strict.)
+    let out = fast_is_strict("dma_beside");
+    let golden = [
+        "beside: step 1 at 164562",
+        "beside: sum 2086936",
+        "beside: step 2 at 350048",
+        "beside: sum 4403768",
+        "beside: step 3 at 680836",
+        "beside: sum 9336913",
+        "beside: step 4 at 702914",
+        "beside: sum 11248373",
+    ];
+    for line in golden {
+        assert!(out.contains(line), "{out}");
+    }
+    let mut m = machine_with_group("multi/dma_beside.elf", Config::parallella16(), 4, 4);
+    run_to_exit(&mut m, 5_000_000, None, "dma_beside");
+    let turns = m.core_turns();
+    assert!(turns < 35_000, "{turns} turns");
 }

@@ -270,6 +270,83 @@ struct Spin {
     cur_banks: u8,
     dma_reads: u16,
     banks: u8,
+    /// Once parked: the SRAM its iteration loads, byte ranges `[lo, hi)`
+    /// found by running it on a copy of the state (`loop_reads`); `None`
+    /// if that could not tell (its banks stand for it then).
+    reads: Option<([(u32, u32); SPIN_READS], u8)>,
+}
+
+/// The most loads of SRAM a parked loop's iteration may make for its read
+/// set to be kept byte by byte (`Spin::reads`).
+const SPIN_READS: usize = 4;
+
+/// What one iteration of the polling loop at `entry` (its block `insns`,
+/// up to the jump back taken) loads from this core's SRAM (`me`: the
+/// core's id), from state `s`: run on a copy of the state, each load
+/// answered from `sram` and noted. `None` if it does anything else (a
+/// load from elsewhere, a store, a special register) or more loads than
+/// [`SPIN_READS`], or does not come back to `entry`. (In its fixed point
+/// every iteration loads the same bytes: the same instructions from the
+/// same state on the same memory.)
+fn loop_reads(
+    s: &ArchState,
+    sram: &CodeMem,
+    me: u32,
+    insns: &[crate::block::Insn],
+    entry: u32,
+) -> Option<([(u32, u32); SPIN_READS], u8)> {
+    struct Probe<'a> {
+        sram: &'a CodeMem,
+        me: u32,
+        reads: [(u32, u32); SPIN_READS],
+        n: u8,
+    }
+    impl epsim_isa::Bus for Probe<'_> {
+        fn load(&mut self, _: &mut ArchState, addr: u32, size: Size) -> epsim_isa::Access<u64> {
+            let (off, len) = (addr & 0xF_FFFF, size.bytes());
+            let mine = addr >> 20 == 0 || addr >> 20 == self.me;
+            if !mine || !self.sram.contains(off, len) || usize::from(self.n) == SPIN_READS {
+                return epsim_isa::Access::Busy;
+            }
+            self.reads[usize::from(self.n)] = (off, off + len);
+            self.n += 1;
+            epsim_isa::Access::Ready(self.sram.read(off, len))
+        }
+        fn store(&mut self, _: &mut ArchState, _: u32, _: Size, _: u64) -> epsim_isa::Access<()> {
+            epsim_isa::Access::Busy
+        }
+        fn testset(&mut self, _: &mut ArchState, _: u32, _: u32) -> epsim_isa::Access<u32> {
+            epsim_isa::Access::Busy
+        }
+        fn read_sreg(&mut self, _: &mut ArchState, _: epsim_isa::Sreg) -> epsim_isa::Access<u32> {
+            epsim_isa::Access::Busy
+        }
+        fn write_sreg(
+            &mut self,
+            _: &mut ArchState,
+            _: epsim_isa::Sreg,
+            _: u32,
+        ) -> epsim_isa::Access<()> {
+            epsim_isa::Access::Busy
+        }
+    }
+    let mut st = s.clone();
+    let mut probe = Probe {
+        sram,
+        me,
+        reads: [(0, 0); SPIN_READS],
+        n: 0,
+    };
+    for insn in insns {
+        let step =
+            epsim_isa::exec::exec_ref(&mut st, &mut probe, &insn.op, insn.pc, u32::from(insn.len));
+        match step {
+            Step::Next => {}
+            Step::Jump { target } if target == entry => return Some((probe.reads, probe.n)),
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// Whether `a` and `b` are the same state but for the core timers' counts.
@@ -347,6 +424,7 @@ impl Spin {
             cur_banks: 0,
             dma_reads: 0,
             banks: 0,
+            reads: None,
         }
     }
 
@@ -829,6 +907,31 @@ impl Core {
         (self.spin.dma_reads, banks)
     }
 
+    /// Whether a write of `bytes` at offset `off` of the SRAM of a core
+    /// [`Core::spinning`] leaves what its loop reads as it was: none of
+    /// the bytes its iteration loads (`Spin::reads`; the banks it loads
+    /// from if those are not known) nor of its code. (A write by the
+    /// core's DMA engine takes no bank from its fetches.)
+    pub fn spin_untouched(&self, off: u32, bytes: u32) -> bool {
+        let entry = self.spin.entry;
+        let Some(b) = self.blocks.lookup(entry) else {
+            return false;
+        };
+        let end = self
+            .blocks
+            .code(b)
+            .last()
+            .map_or(entry, |k| k.pc + u32::from(k.len));
+        let hit = |(lo, hi): (u32, u32)| off < hi && lo < off + bytes;
+        if hit((entry, end)) {
+            return false;
+        }
+        match &self.spin.reads {
+            Some((reads, n)) => !reads[..usize::from(*n)].iter().any(|&r| hit(r)),
+            None => self.spin_reads().1 & 1 << Pipeline::bank(off) == 0,
+        }
+    }
+
     /// A core parked at the head of a polling loop ([`Core::spin_to`])
     /// must run on by this cycle: the first in which one of its timers
     /// counting clock cycles could fire (`timing::lazy_limit`; `u64::MAX`:
@@ -997,6 +1100,9 @@ impl Core {
                     {
                         if *spin_park {
                             spin.parked = true;
+                            spin.reads = blocks.lookup(entry).and_then(|b| {
+                                loop_reads(s, bus.sram, id.bits(), blocks.code(b), entry)
+                            });
                             break 'run CoreExit::Budget;
                         }
                         let n = (blim.saturating_sub(now) / p).saturating_sub(1);
