@@ -6,10 +6,12 @@
  * test/e-loopback-test does, CONFIG's CTRLMODE set to "north" around each
  * write, and reads every register back.
  *
- * Loopback itself is not modelled. Built with -DLOOP (elink_loopback.elf)
- * the program then writes to 0x40804000, north of the chip, as that test
- * does: the write leaves through an edge where nothing is attached and the
- * run stops with a fault. */
+ * Built with -DLOOP (elink_loopback.elf) the program then writes to
+ * 0x40804000, north of the chip, as that test does: the north link loops
+ * it back to this core's own SRAM at 0x4000 (mesh/MESH.md, "Loopback"),
+ * where it is waited for; then it takes the north link out of loopback
+ * mode and writes there again: the write leaves through an edge where
+ * nothing is attached and the run stops with a fault. */
 #include "multi.h"
 
 #define WORD(a) (*(volatile unsigned *)(a))
@@ -62,10 +64,17 @@ int main(void)
     say_num("west link registers, sum: ", sum_of(WEST));
     bad |= sum_of(WEST) != 0;
 
+    say(bad ? "elink registers: FAIL\n" : "elink registers: ok\n");
 #ifdef LOOP
     WORD(0x40804000) = 0x55555555;
-    say_num("north of the chip: ", WORD(0x4000));
+    int polls = 0;
+    while (WORD(0x4000) != 0x55555555 && polls < 100000)
+        polls++;
+    say_num("looped back to 0x4000: ", WORD(0x4000));
+    WORD(NORTH | 0xf0328) = 0;
+    say_num("north LINKDEBUG: ", WORD(NORTH | 0xf0328));
+    WORD(0x40804004) = 0xaaaaaaaa;
+    say("not reached\n");
 #endif
-    say(bad ? "elink registers: FAIL\n" : "elink registers: ok\n");
     return bad;
 }

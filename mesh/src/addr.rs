@@ -372,7 +372,7 @@ impl Geometry {
 
     /// The edge router on `side` in `node`'s row (East/West) or column
     /// (North/South).
-    pub(crate) const fn edge_router(&self, side: Side, node: NodeId) -> NodeId {
+    pub const fn edge_router(&self, side: Side, node: NodeId) -> NodeId {
         match side {
             Side::East => NodeId::new(node.row, self.last_col()),
             Side::West => NodeId::new(node.row, self.first_col),
@@ -394,7 +394,7 @@ impl Geometry {
     /// The on-chip router at which a packet at `at` for off-chip `addr`
     /// leaves the chip: XY routing goes to the destination column first
     /// (clamped to the chip), then to the destination row (clamped).
-    pub(crate) const fn exit_router(&self, at: NodeId, addr: u32) -> NodeId {
+    pub const fn exit_router(&self, at: NodeId, addr: u32) -> NodeId {
         let d = NodeId::from_addr(addr);
         let col = clamp(d.col, self.first_col, self.last_col());
         if col != d.col {
@@ -526,6 +526,52 @@ impl Geometry {
             }
             _ => None,
         }
+    }
+}
+
+/// An address leaving the chip through a link in loopback mode, and
+/// where it comes back in ([`Geometry::looped`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Looped {
+    /// The edge it leaves and re-enters through.
+    pub side: Side,
+    /// The global address it lands at: a node of the chip.
+    pub addr: u32,
+}
+
+impl Looped {
+    /// The node it lands in.
+    pub const fn node(&self) -> NodeId {
+        NodeId::from_addr(self.addr)
+    }
+}
+
+impl Geometry {
+    /// For an address that leaves the chip through an edge other than the
+    /// wired eLink's (where nothing is attached: `Target::Unroutable`):
+    /// the edge, and the address it comes back in at if that edge's link
+    /// loops its transmitter back into its receiver (LINKDEBUG bit 14,
+    /// mesh/MESH.md "Loopback"). The chip's receiver takes every
+    /// transaction it receives for its own chip: the address's chip part
+    /// (the row and column bits above the node's place in the chip, which
+    /// the ROWID/COLID pins give) is replaced by the chip's own, so the
+    /// transaction lands in the node at the same place of the chip:
+    /// `first + (x - first) mod n` for the row and the column (on the
+    /// E16G301 at (32,8), 0x40804000 and 0x90804000 land at 0x80804000,
+    /// as Adapteva's `test/e-loopback-test` expects). The offset is kept.
+    /// `None` for an address of the chip, or one through the wired eLink.
+    pub const fn looped(&self, addr: u32) -> Option<Looped> {
+        let side = match self.classify(addr) {
+            Target::Unroutable { exit, .. } => exit,
+            _ => return None,
+        };
+        let n = NodeId::from_addr(addr);
+        let row = self.first_row + (n.row + 64 * self.rows - self.first_row) % self.rows;
+        let col = self.first_col + (n.col + 64 * self.cols - self.first_col) % self.cols;
+        Some(Looped {
+            side,
+            addr: NodeId::new(row, col).addr(addr & 0xf_ffff),
+        })
     }
 }
 
@@ -667,6 +713,36 @@ mod tests {
             Geometry::new(32, 8, 2, 2, None).elink_node(Side::North),
             None
         );
+    }
+
+    #[test]
+    fn looped_addresses_land_at_the_same_place_of_the_chip() {
+        let g = Geometry::E16G301;
+        // e-loopback-test on a Parallella: north and south of core (32,8).
+        let north = g.looped(0x4080_4000).expect("north");
+        assert_eq!((north.side, north.addr), (Side::North, 0x8080_4000));
+        let south = g.looped(0x9080_4000).expect("south");
+        assert_eq!((south.side, south.addr), (Side::South, 0x8080_4000));
+        assert_eq!(south.node(), NodeId::new(32, 8));
+        // The archived chip test, for a chip at (32,36): north (16,36),
+        // south (36,36), east (32,52) all land at (32,36).
+        let old = Geometry::new(32, 36, 4, 4, None);
+        for a in [0x4240_4000, 0x9240_4000, 0x8340_4000] {
+            assert_eq!(old.looped(a).map(|l| l.addr), Some(0x8240_4000), "{a:#x}");
+        }
+        assert_eq!(old.looped(0x8340_4000).map(|l| l.side), Some(Side::East));
+        // Each node at its own place: (33,11) + 4 rows north, west.
+        assert_eq!(g.looped(0x74b0_0010).map(|l| l.addr), Some(0x84b0_0010));
+        assert_eq!(g.looped(0x84f0_0010), None, "east: the wired eLink");
+        assert_eq!(g.looped(0x8470_0010).map(|l| l.addr), Some(0x84b0_0010));
+        assert_eq!(g.looped(0x8430_0010).map(|l| l.side), Some(Side::West));
+        // The E64G401: 8 rows and columns.
+        let e64 = Geometry::E64G401;
+        assert_eq!(e64.looped(0x4090_0000).map(|l| l.addr), Some(0x8090_0000));
+        assert_eq!(e64.looped(0xa490_0000).map(|l| l.addr), Some(0x8490_0000));
+        // On the chip, or through the wired eLink (DRAM): not looped.
+        assert_eq!(g.looped(0x8090_7000), None);
+        assert_eq!(g.looped(0x8e00_0000), None);
     }
 
     #[test]

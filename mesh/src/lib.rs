@@ -76,8 +76,10 @@ mod wheel;
 /// Core clock cycles.
 pub type Cycle = u64;
 
-pub use addr::{is_local, Dir, Geometry, GeometryError, Link, NodeId, RxRemap, Side, Target};
-pub use mesh::{ConfigError, InjectError, Mesh, Round};
+pub use addr::{
+    is_local, Dir, Geometry, GeometryError, Link, Looped, NodeId, RxRemap, Side, Target,
+};
+pub use mesh::{ConfigError, InjectError, LoopLegs, Mesh, Round};
 pub use packet::{Arrival, Dest, Kind, Net, Packet};
 pub use params::{ParamError, Params};
 pub use stats::{ELinkLoad, LinkLoad, NodeLoad, Stats, Totals};

@@ -21,7 +21,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 use std::fmt;
 
-use crate::addr::{xy_step, Dir, Geometry, GeometryError, NodeId, Side, Target};
+use crate::addr::{xy_step, Dir, Geometry, GeometryError, Looped, NodeId, Side, Target};
 use crate::packet::{Arrival, Dest, Kind, Net, Packet};
 use crate::params::{ParamError, Params};
 use crate::stats::{LinkLoad, NodeLoad, Stats};
@@ -113,6 +113,24 @@ impl fmt::Display for InjectError {
 }
 
 impl std::error::Error for InjectError {}
+
+/// The legs of a write through a link in loopback mode
+/// ([`Mesh::loop_legs`]), in whole cycles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoopLegs {
+    /// From its injection to the link's transmit side.
+    pub out: Cycle,
+    /// The transmit side's busy time for it, and the extra when it does
+    /// not continue the link's last transaction.
+    pub tx: Cycle,
+    pub tx_break: Cycle,
+    /// From the end of its transmission to the receive side.
+    pub turn: Cycle,
+    /// The receive side's busy time.
+    pub rx: Cycle,
+    /// From the end of its reception to its arrival in the node.
+    pub back: Cycle,
+}
 
 /// A packet in flight.
 #[derive(Clone, Copy, Debug)]
@@ -836,6 +854,31 @@ impl Mesh {
         Some(ceil_cycle(
             k.rx_latency + k.rx + k.hop * u64::from(entry.hops(dst)),
         ))
+    }
+
+    /// The uncontended legs, in whole cycles, of a write from `src` to
+    /// `addr` that leaves through a link in loopback mode and comes back
+    /// in as `looped` (mesh/MESH.md, "Loopback"): to the link (the route
+    /// to the edge router where it leaves, on the xMesh, and the hop into
+    /// the link), the link's transmit and receive times as the eLink's,
+    /// and from the receive side to the node it lands in (the edge router
+    /// in its column or row, then the route). `None` if `src` is not on
+    /// the chip.
+    pub fn loop_legs(&self, src: NodeId, addr: u32, looped: Looped) -> Option<LoopLegs> {
+        self.geo.index(src)?;
+        let k = &self.k;
+        let exit = self.geo.exit_router(src, addr);
+        let dst = looped.node();
+        let entry = self.geo.edge_router(looped.side, dst);
+        let out = k.entry[Net::XMesh.index()] + k.hop * (u64::from(src.hops(exit)) + 1);
+        Some(LoopLegs {
+            out: ceil_cycle(out),
+            tx: ceil_cycle(k.tx),
+            tx_break: ceil_cycle(k.tx_break),
+            turn: ceil_cycle(k.tx_latency + k.rx_latency),
+            rx: ceil_cycle(k.rx),
+            back: ceil_cycle(k.hop * u64::from(entry.hops(dst))),
+        })
     }
 
     /// The counters (see [`Stats`]).

@@ -33,6 +33,7 @@ use epsim_loader::{LoadPlan, Region};
 use crate::config::{Config, CoreId, FaultPolicy, Mode};
 use crate::core::{
     Answer, Chip, Core, CoreExit, GuestFault, RemoteAccess, RemoteKind, RunState, Shared,
+    LINKDEBUG, LINKDEBUG_LOOPBACK,
 };
 use crate::memory::CodeMem;
 use crate::syscall::{SyscallOutcome, Syscalls};
@@ -792,7 +793,20 @@ impl Machine {
                 self.cores[from].mesh_traffic(n);
                 value
             }
-            None => Err(MemFault::Unmapped),
+            None => match (access.kind, self.looped(access.addr)) {
+                // Out through a link in loopback mode and back in.
+                (RemoteKind::Store(_), Some((looped, k))) => {
+                    let store = RemoteAccess {
+                        addr: looped.addr,
+                        ..access
+                    };
+                    let value = self.serve_at(k, store, cycle);
+                    self.cores[k].mesh_traffic(1);
+                    self.cores[from].mesh_traffic(1);
+                    value
+                }
+                _ => Err(MemFault::Unmapped),
+            },
         };
         // Functional mode: every instruction is one cycle, whatever it
         // waits for.
@@ -801,6 +815,27 @@ impl Machine {
             value,
             latency: 0,
         });
+    }
+
+    /// Where a write to `addr` lands if `addr` leaves the chip through a
+    /// link in loopback mode (LINKDEBUG bit 14 of that link's registers,
+    /// mesh/MESH.md "Loopback"): the place it comes back in at and the
+    /// index of the core there. `None` for an address of the chip, one
+    /// through the wired eLink, or a link not in loopback mode.
+    pub(crate) fn looped(&self, addr: u32) -> Option<(epsim_mesh::Looped, usize)> {
+        let g = self.config.chip().geometry();
+        let looped = g.looped(addr)?;
+        let holder = g.elink_node(looped.side)?;
+        let h = self
+            .config
+            .core_index(CoreId::new(holder.row, holder.col))?;
+        if self.cores[h].regs.link[LINKDEBUG] & LINKDEBUG_LOOPBACK == 0 {
+            return None;
+        }
+        let k = self
+            .config
+            .core_index(CoreId::from_bits(looped.addr >> 20))?;
+        Some((looped, k))
     }
 
     /// Functional mode: core `k` serves `access` in `cycle` and, unless it

@@ -205,6 +205,16 @@ enum Delivery {
     Serve,
 }
 
+/// A chip link in loopback mode, as writes through it find it: the first
+/// cycle its transmit and receive sides are free, and the address that
+/// continues its last transaction (`None`: none yet).
+#[derive(Clone, Copy, Debug, Default)]
+struct LoopLink {
+    tx_free: u64,
+    rx_free: u64,
+    next: Option<u32>,
+}
+
 /// A read request waiting for a core's memory: from core `from`, for its
 /// instruction or its DMA channel (as `Payload::ReadRequest`).
 type WaitingRead = (usize, RemoteAccess, Option<(u8, u32)>);
@@ -282,6 +292,9 @@ pub struct Timed {
     /// (a core's loads see its own earlier stores).
     dram_writes: Vec<u32>,
     held_reads: Vec<VecDeque<Payload>>,
+    /// Per edge (N, E, S, W): the link looping writes back into the chip
+    /// (`Machine::emit_looped`).
+    loops: [LoopLink; 4],
     /// Per core: the first cycle its memory can answer the next read
     /// request from the mesh; the same for external memory.
     read_busy: Vec<u64>,
@@ -467,6 +480,7 @@ impl Timed {
             outbox: VecDeque::new(),
             dram_writes: vec![0; m.cores.len()],
             held_reads: vec![VecDeque::new(); m.cores.len()],
+            loops: [LoopLink::default(); 4],
             read_busy: vec![0; m.cores.len()],
             dram_busy: 0,
             solo_until: 0,
@@ -1559,7 +1573,9 @@ impl Machine {
             Some(k) => k,
             None if external => usize::MAX,
             None => {
-                self.answer(t, i, access, Err(MemFault::Unmapped), 0);
+                if !self.emit_looped(t, i, access, issue, at) {
+                    self.answer(t, i, access, Err(MemFault::Unmapped), 0);
+                }
                 return None;
             }
         };
@@ -1649,6 +1665,70 @@ impl Machine {
             }
         }
         None
+    }
+
+    /// Sends core `i`'s store (the instruction issuing at `issue`) at
+    /// cycle `at` out through a link in loopback mode and back into the
+    /// chip, if it leaves through one (mesh/MESH.md, "Loopback"): false if
+    /// it does not. The write reaches the link as a lone packet would
+    /// (`Mesh::loop_legs`), waits for the link's transmit side, which
+    /// takes the link's writes one at a time as the eLink's does (a write
+    /// not continuing the last one's addresses costs the break cycles
+    /// more), then for its receive side, and from there reaches the node
+    /// it comes back in at; it is delivered to that core then, a packet's
+    /// fastest trip from `i` at the earliest (the other cores' horizons).
+    /// The routers on its way are not occupied by it: the trips out and in
+    /// are timed uncontended. The store is posted, as any.
+    fn emit_looped(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        issue: u64,
+        at: u64,
+    ) -> bool {
+        if !matches!(access.kind, RemoteKind::Store(_)) {
+            return false;
+        }
+        let Some((looped, k)) = self.looped(access.addr) else {
+            return false;
+        };
+        let src = node(self.cores[i].id);
+        let Some(legs) = t.mesh.loop_legs(src, access.addr, looped) else {
+            return false;
+        };
+        let link = &mut t.loops[looped.side as usize];
+        let tx_start = (at + legs.out).max(link.tx_free);
+        let tx_end = tx_start
+            + legs.tx
+            + if link.next == Some(access.addr) {
+                0
+            } else {
+                legs.tx_break
+            };
+        link.tx_free = tx_end;
+        link.next = Some(access.addr.wrapping_add(access.size.bytes()));
+        let rx_start = (tx_end + legs.turn).max(link.rx_free);
+        link.rx_free = rx_start + legs.rx;
+        let arrives = (link.rx_free + legs.back).max(at + t.latency(i, k));
+        let write = RemoteAccess {
+            addr: looped.addr,
+            ..access
+        };
+        t.due(
+            k,
+            arrives,
+            Delivery::Packet(Payload::Write {
+                from: i,
+                access: write,
+                message: false,
+                group: None,
+            }),
+        );
+        self.cores[i].mesh_traffic(1);
+        let latency = (at - issue) as u32;
+        self.answer(t, i, access, Ok(0), latency);
+        true
     }
 
     /// Sends core `i`'s multicast store (the instruction issuing at

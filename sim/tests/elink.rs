@@ -1,9 +1,10 @@
-//! The eLink side of the chip (mesh/MESH.md, "The eLink receiver's remap"
-//! and "The chip's eLink registers"): external addresses outside the DRAM
-//! window reach DRAM as the Parallella's FPGA folds them, in every mode and
-//! for loads, stores and DMA; addresses leaving through an edge with nothing
-//! attached still fault; the chip's link registers keep what is written to
-//! them; loopback is not modelled.
+//! The eLink side of the chip (mesh/MESH.md, "The eLink receiver's remap",
+//! "The chip's eLink registers" and "Loopback"): external addresses outside
+//! the DRAM window reach DRAM as the Parallella's FPGA folds them, in every
+//! mode and for loads, stores and DMA; addresses leaving through an edge
+//! with nothing attached still fault; the chip's link registers keep what
+//! is written to them; a write through a link in loopback mode comes back
+//! into the chip at the same place of the chip, timed through the link.
 
 mod common;
 
@@ -117,13 +118,90 @@ fn the_chips_link_registers_keep_what_is_written_to_them() {
 }
 
 #[test]
-fn loopback_is_not_modelled_a_write_north_of_the_chip_faults() {
+fn a_write_north_comes_back_through_the_looped_link_and_faults_once_the_loop_is_off() {
+    // e-loopback-test's first write: 0x40804000 lands at 0x4000 of the
+    // writing core (32,8); with the north link out of loopback mode the
+    // next write north faults, as before loopback was modelled.
     let o = all_modes(&["../firmware/multi/elink_loopback.elf"]);
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(125), "{out}{err}");
-    assert!(out.contains("north LINKDEBUG: 16384"), "{out}");
+    let tail = [
+        "elink registers: ok",
+        "looped back to 0x4000: 1431655765",
+        "north LINKDEBUG: 0",
+    ];
+    assert!(out.ends_with(&(tail.join("\n") + "\n")), "{out}");
     assert!(
-        err.contains("access to unmapped address 0x40804000"),
+        err.contains("access to unmapped address 0x40804004"),
         "{err}"
     );
+}
+
+/// Runs `epsim run --stats ARGS` fast and `--strict`: the same exit
+/// status, output and statistics (but the host-side counts of replayed
+/// schedules and roll-backs). Returns the fast run's.
+fn same_as_strict(args: &[&str]) -> std::process::Output {
+    let with = |extra: &[&str]| {
+        let mut all = vec!["run", "--stats"];
+        all.extend_from_slice(extra);
+        all.extend_from_slice(args);
+        epsim(&all)
+    };
+    let (fast, strict) = (with(&[]), with(&["--strict"]));
+    let stats = |o: &std::process::Output| {
+        text(o)
+            .1
+            .lines()
+            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(fast.status.code(), strict.status.code(), "{args:?}");
+    assert_eq!(text(&fast).0, text(&strict).0, "{args:?}");
+    assert_eq!(stats(&fast), stats(&strict), "{args:?}");
+    fast
+}
+
+#[test]
+fn writes_through_looped_links_land_in_the_writers_own_sram_timed_through_the_link() {
+    // firmware/multi/loopback.c: each core writes 16 words through the
+    // north and the south link, each waited for in its own SRAM. Alone
+    // (1x1): the first north write lands 48 cycles after its store issues
+    // plus the program's own 15 (to the link 3, the link's transmit side
+    // 18 + 8 for a write not continuing the last, 1 between the sides, its
+    // receive side 18, back 0 hops); the first south write 57 + 15 (3 hops
+    // to the south edge and 3 back). With 16 cores sharing each link, the
+    // link takes their writes one at a time.
+    let alone = same_as_strict(&["../firmware/multi/loopback.elf"]);
+    let (out, err) = text(&alone);
+    assert_eq!(alone.status.code(), Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "north, first word landed after: 63\n\
+         south, first word landed after: 72\n\
+         all words, cycles: 4821\n\
+         loopback: ok\n"
+    );
+    let all = same_as_strict(&["--group", "4x4", "../firmware/multi/loopback.elf"]);
+    let (out, err) = text(&all);
+    assert_eq!(all.status.code(), Some(0), "{out}{err}");
+    assert_eq!(
+        out,
+        "[32,8] north, first word landed after: 135\n\
+         [32,8] south, first word landed after: 126\n\
+         [32,8] all words, cycles: 25782\n\
+         [32,8] loopback: ok\n"
+    );
+    assert!(err.contains("simulated cycles:     29260 "), "{err}");
+    // Functional mode: the same words land, each at once.
+    let f = epsim(&[
+        "run",
+        "--mode",
+        "functional",
+        "--group",
+        "4x4",
+        "../firmware/multi/loopback.elf",
+    ]);
+    assert_eq!(f.status.code(), Some(0));
+    assert!(text(&f).0.contains("[32,8] loopback: ok"), "{}", text(&f).0);
 }

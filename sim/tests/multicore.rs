@@ -394,6 +394,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "late_data",
         "interp_dram",
         "interp_dram_dc",
+        "loopback",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from

@@ -100,6 +100,29 @@ pub struct Chip {
 }
 
 impl Chip {
+    /// The chip's mesh geometry, its eLink wired on the east edge (the
+    /// Parallella's, as the scheduler's mesh has it).
+    pub fn geometry(&self) -> epsim_mesh::Geometry {
+        epsim_mesh::Geometry::new(
+            self.first_row,
+            self.first_col,
+            self.rows,
+            self.cols,
+            Some(epsim_mesh::Side::East),
+        )
+    }
+
+    /// Whether an address that no core or memory answers may leave the
+    /// chip through a link that loops it back (an edge other than the
+    /// eLink's with a link register node): a write there goes to the
+    /// machine, which looks at the link's LINKDEBUG (`Machine::looped`).
+    #[cold]
+    pub fn may_loop(&self, addr: u32) -> bool {
+        let g = self.geometry();
+        g.looped(addr)
+            .is_some_and(|l| g.elink_node(l.side).is_some())
+    }
+
     /// Whether the core with 12-bit id `id` is on this chip.
     #[inline(always)]
     pub fn contains(&self, id: u32) -> bool {
@@ -135,6 +158,11 @@ pub enum RemoteKind {
     /// field (`addr >> 20`).
     Multicast(u64),
 }
+
+/// The index of LINKDEBUG in `OtherRegs::link`, and its loopback bit
+/// (mesh/MESH.md, "Loopback").
+pub const LINKDEBUG: usize = 5;
+pub const LINKDEBUG_LOOPBACK: u32 = 1 << 14;
 
 /// CONFIG.CTRLMODE (bits 15:12) for multicast routing.
 pub const CTRLMODE_MULTICAST: u32 = 0b0011;
@@ -381,6 +409,11 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 return Place::Sram(off);
             }
             if is_dma(off) {
+                return Place::Remote;
+            }
+            if (0xF0300..0xF032C).contains(&off) && self.link_reg(off).is_some() {
+                // Its own link registers: at the access's cycle in the
+                // machine's order, where loopback is looked at.
                 return Place::Remote;
             }
             if (MMR_BASE..MMR_END).contains(&off) {
@@ -786,6 +819,14 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             }
             Place::Mmr(_) => return Access::Fault(MemFault::Protected),
             Place::Remote => {
+                return match self.deferred(addr, size, RemoteKind::Store(value)) {
+                    Access::Ready(_) => Access::Ready(()),
+                    Access::Fault(f) => Access::Fault(f),
+                    _ => Access::Busy,
+                };
+            }
+            Place::Unmapped if addr >> 20 != 0 && self.chip.may_loop(addr) => {
+                // Off the chip through an edge whose link may loop it back.
                 return match self.deferred(addr, size, RemoteKind::Store(value)) {
                     Access::Ready(_) => Access::Ready(()),
                     Access::Fault(f) => Access::Fault(f),

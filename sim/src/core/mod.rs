@@ -34,7 +34,10 @@ pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as S
 
 use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
 pub(crate) use bus::{held_by_dma, is_dma};
-pub use bus::{Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, MMR_BASE, MMR_END};
+pub use bus::{
+    Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, LINKDEBUG, LINKDEBUG_LOOPBACK,
+    MMR_BASE, MMR_END,
+};
 use bus::{MemCodes, Place};
 
 /// The DMA registers' local address.
