@@ -1117,16 +1117,13 @@ impl Machine {
     /// action in a cycle, its start if after. Every action before it is
     /// done, so nothing reaches a core on the way. A core left parked
     /// runs its loop up to there, one that ran ahead past it goes back
-    /// and runs up to it. (One whose safe run took it past, a core run
-    /// before the stopping one became the earliest, stays there: a
-    /// fault is not known before it happens.)
+    /// and runs up to it. (A core's fault is acted on as its system
+    /// calls are, once it is the earliest action of all: `Wait::Settle`.
+    /// One whose safe run took it past, a core run before the stopping
+    /// one became the earliest, stays there: a fault is not known before
+    /// it happens.)
     fn stop_here(&mut self, t: &mut Timed, at: (u64, Rank, usize), stop: StopReason) -> StopReason {
-        let (mut time, rank, i) = at;
-        if rank == Rank::Core {
-            // What stopped the run came in the core's last cycle (its
-            // turn may have begun before, or it may be acted on after).
-            time = self.cores[i].stats.cycles.saturating_sub(1);
-        }
+        let (time, rank, i) = at;
         for k in 0..self.cores.len() {
             if rank == Rank::Core && k == i {
                 continue;
@@ -1477,7 +1474,9 @@ impl Machine {
             // So does arriving at the WAND barrier: whether it completes
             // it depends on where the others are then (a core that ran
             // further has not arrived yet, `timed_wand`).
-            exit @ (CoreExit::Trap { .. } | CoreExit::Wand) => {
+            // So does a fault: which of several cores faulting in one
+            // cycle stops the run is the machine's order's first.
+            exit @ (CoreExit::Trap { .. } | CoreExit::Wand | CoreExit::Fault(_)) => {
                 t.agents[i].wait = Wait::Settle(exit);
                 None
             }

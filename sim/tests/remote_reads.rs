@@ -11,7 +11,10 @@
 //! output; the memo counters and the roll-back count left out), and
 //! `fast_is_strict` compares running ahead with strict cycle order.
 //! A fault that ends the run leaves every other core where strict order
-//! leaves it (`fault_spin`, with pollers parked since long before it).
+//! leaves it (`fault_spin`, with pollers parked since long before it),
+//! and of several cores faulting in one cycle the first in the machine's
+//! order stops it (`elink_south`, `elink_loopback`, `dma_bad`: every
+//! core faults alike).
 //! (`dma_bw` on 16 cores ends in a DMA fault of a refused move whose
 //! retry is keyed to a cycle the other cores had already passed, even in
 //! strict order, which leaves them there; the fast scheduler stops them
@@ -124,6 +127,9 @@ fn fast_is_strict() {
         ("poll_remote", (4, 4)),
         ("fault_spin", (4, 4)),
         ("fault_spin5", (4, 4)),
+        ("elink_south", (4, 4)),
+        ("elink_loopback", (4, 4)),
+        ("dma_bad", (4, 4)),
     ] {
         let strict = run_on(name, group, true, None);
         assert!(!strict.0.contains("CycleLimit"), "{name}: {}", strict.0);
