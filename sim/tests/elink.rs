@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::epsim;
+use common::{epsim, same_as_strict, stats_lines};
 
 fn text(o: &std::process::Output) -> (String, String) {
     (
@@ -31,19 +31,11 @@ fn all_modes(args: &[&str]) -> std::process::Output {
     let functional = run(&["--mode", "functional"]);
     let timed = run(&["--mode", "timed"]);
     let strict = run(&["--mode", "timed", "--strict"]);
-    let stats = |o: &std::process::Output| {
-        text(o)
-            .1
-            .lines()
-            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
     for (name, o) in [("functional", &functional), ("strict", &strict)] {
         assert_eq!(o.status.code(), timed.status.code(), "{name} {args:?}");
         assert_eq!(text(o).0, text(&timed).0, "{name} {args:?}");
     }
-    assert_eq!(stats(&timed), stats(&strict), "{args:?}");
+    assert_eq!(stats_lines(&timed), stats_lines(&strict), "{args:?}");
     timed
 }
 
@@ -135,31 +127,6 @@ fn a_write_north_comes_back_through_the_looped_link_and_faults_once_the_loop_is_
         err.contains("access to unmapped address 0x40804004"),
         "{err}"
     );
-}
-
-/// Runs `epsim run --stats ARGS` fast and `--strict`: the same exit
-/// status, output and statistics (but the host-side counts of replayed
-/// schedules and roll-backs). Returns the fast run's.
-fn same_as_strict(args: &[&str]) -> std::process::Output {
-    let with = |extra: &[&str]| {
-        let mut all = vec!["run", "--stats"];
-        all.extend_from_slice(extra);
-        all.extend_from_slice(args);
-        epsim(&all)
-    };
-    let (fast, strict) = (with(&[]), with(&["--strict"]));
-    let stats = |o: &std::process::Output| {
-        text(o)
-            .1
-            .lines()
-            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(fast.status.code(), strict.status.code(), "{args:?}");
-    assert_eq!(text(&fast).0, text(&strict).0, "{args:?}");
-    assert_eq!(stats(&fast), stats(&strict), "{args:?}");
-    fast
 }
 
 #[test]

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{counters, epsim, machine_with_elf, machine_with_group, output};
+use common::{counters, epsim, machine_with_elf, machine_with_group, output, same_as_strict};
 use epsim_sim::{Config, Mode, StopReason};
 
 fn stdout(o: &std::process::Output) -> String {
@@ -538,31 +538,6 @@ fn dma_throughput_matches_the_chosen_board_measurements() {
         835.0 + 51.0 * 1024.0,
         "DMA from DRAM, cycles for 8 KB",
     );
-}
-
-/// Runs `epsim run --stats ARGS` with the scheduler's run-ahead and with
-/// `--strict`, and asserts the same exit status, output and statistics
-/// (but for the host-side counts of replayed schedules and roll-backs);
-/// returns the first run's.
-fn same_as_strict(args: &[&str]) -> std::process::Output {
-    let with = |extra: &[&str]| {
-        let mut all = vec!["run", "--stats"];
-        all.extend_from_slice(extra);
-        all.extend_from_slice(args);
-        epsim(&all)
-    };
-    let (fast, strict) = (with(&[]), with(&["--strict"]));
-    let stats = |o: &std::process::Output| {
-        String::from_utf8_lossy(&o.stderr)
-            .lines()
-            .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
-            .map(str::to_string)
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(fast.status.code(), strict.status.code(), "{args:?}");
-    assert_eq!(stdout(&fast), stdout(&strict), "{args:?}");
-    assert_eq!(stats(&fast), stats(&strict), "{args:?}");
-    fast
 }
 
 #[test]

@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{counters, epsim, machine_with_group, output};
+use common::{counters, epsim, machine_with_group, output, stats_lines};
 use epsim_sim::{Config, Machine};
 
 /// `epsim run --group GROUP --stats ARGS`: the exit status, the program's
@@ -34,11 +34,9 @@ fn figures(group: &str, args: &[&str]) -> String {
     let out = epsim(&all);
     let mut s = format!("status: {:?}\n", out.status.code());
     s.push_str(&String::from_utf8_lossy(&out.stdout));
-    for line in String::from_utf8_lossy(&out.stderr).lines() {
-        if !line.contains("block schedules") && !line.contains("rolled back") {
-            s.push_str(line);
-            s.push('\n');
-        }
+    for line in stats_lines(&out) {
+        s.push_str(&line);
+        s.push('\n');
     }
     s
 }

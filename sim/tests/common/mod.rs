@@ -144,3 +144,35 @@ pub fn fast_is_strict(name: &str) -> String {
     }
     strict.0
 }
+
+/// A run's `--stats` lines (its stderr) but the host-side counts of
+/// replayed block schedules and roll-backs, which depend on how the
+/// scheduler ran ahead, not on what it simulated.
+pub fn stats_lines(o: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| !l.contains("block schedules") && !l.contains("rolled back"))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Runs `epsim run --stats ARGS` with the scheduler's run-ahead and with
+/// `--strict`, and asserts the same exit status, output and statistics
+/// ([`stats_lines`]); returns the first run's.
+pub fn same_as_strict(args: &[&str]) -> Output {
+    let with = |extra: &[&str]| {
+        let mut all = vec!["run", "--stats"];
+        all.extend_from_slice(extra);
+        all.extend_from_slice(args);
+        epsim(&all)
+    };
+    let (fast, strict) = (with(&[]), with(&["--strict"]));
+    assert_eq!(fast.status.code(), strict.status.code(), "{args:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&fast.stdout),
+        String::from_utf8_lossy(&strict.stdout),
+        "{args:?}"
+    );
+    assert_eq!(stats_lines(&fast), stats_lines(&strict), "{args:?}");
+    fast
+}
