@@ -5,9 +5,10 @@
 // Each test binary uses a part of this.
 #![allow(dead_code)]
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -60,9 +61,22 @@ pub fn lib_dir() -> &'static Path {
 /// `lib_dir()/name` with `cc -O1 -Wall -Wextra -Werror -I host/include`,
 /// linked with `libs` (e.g. `-le-hal`) against `lib_dir()`, which is also
 /// its run path.
+///
+/// Tests of one binary run in parallel and several build the same program:
+/// each program is built once per test process (the first caller builds it
+/// while the others wait), and into a temporary name renamed into place, so
+/// no test executes a file another is still writing (session 19's CI failed
+/// on exactly that: `EACCES` running `hello` while a second test's `cc`
+/// rewrote it).
 pub fn build_with(src: &Path, name: &str, includes: &[PathBuf], libs: &[&str]) -> PathBuf {
+    static BUILT: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(out) = built.get(name) {
+        return out.clone();
+    }
     let dir = lib_dir();
     let out = dir.join(name);
+    let tmp = dir.join(format!(".{name}.building"));
     let mut cc = Command::new(cc());
     cc.args(["-O1", "-Wall", "-Wextra", "-Werror"])
         .arg("-I")
@@ -72,7 +86,7 @@ pub fn build_with(src: &Path, name: &str, includes: &[PathBuf], libs: &[&str]) -
     }
     cc.arg(src)
         .arg("-o")
-        .arg(&out)
+        .arg(&tmp)
         .arg("-L")
         .arg(dir)
         .args(libs)
@@ -84,6 +98,8 @@ pub fn build_with(src: &Path, name: &str, includes: &[PathBuf], libs: &[&str]) -
         src.display(),
         String::from_utf8_lossy(&o.stderr)
     );
+    std::fs::rename(&tmp, &out).unwrap();
+    built.insert(name.to_owned(), out.clone());
     out
 }
 
