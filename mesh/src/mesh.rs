@@ -478,8 +478,8 @@ struct Bounds {
 }
 
 impl Bounds {
-    fn new(all: Vec<u64>, n: usize) -> Bounds {
-        let least_node = all[..n].iter().copied().min().unwrap_or(NEVER);
+    /// `least_node`: the least of `all`'s first `n` (the nodes').
+    fn new(all: Vec<u64>, n: usize, least_node: u64) -> Bounds {
         let least = least_node.min(all[n]);
         Bounds {
             all,
@@ -1343,8 +1343,8 @@ impl Mesh {
         let mut cache = self.bounds.borrow_mut();
         let b = cache.get_or_insert_with(|| {
             let mut all = self.spare.take();
-            self.all_bounds_into(&mut all);
-            Bounds::new(all, self.n)
+            let least_node = self.all_bounds_into(&mut all);
+            Bounds::new(all, self.n, least_node)
         });
         let best = match want {
             None => b.least,
@@ -1384,8 +1384,18 @@ impl Mesh {
         best
     }
 
-    /// [`Mesh::all_bounds`] into `best` (its allocation reused).
-    fn all_bounds_into(&self, best: &mut Vec<u64>) {
+    /// [`Mesh::all_bounds`] into `best` (its allocation reused); the least
+    /// of the nodes' (kept as they are lowered: this runs after every
+    /// advance that reached a bound).
+    fn all_bounds_into(&self, best: &mut Vec<u64>) -> u64 {
+        let mut least_node = NEVER;
+        // Lowers `best[i]` to `t`.
+        let lower = |best: &mut [u64], least_node: &mut u64, i: usize, t: u64| {
+            best[i] = best[i].min(t);
+            if i < best.len() - 1 {
+                *least_node = (*least_node).min(t);
+            }
+        };
         best.clear();
         best.resize(self.n + 1, NEVER);
         let n = self.n;
@@ -1393,14 +1403,15 @@ impl Mesh {
         let floor = self.now.saturating_mul(2).saturating_add(1);
         let tx_floor = self.tx_done(0);
         for Reverse(d) in self.deliveries.iter() {
-            let b = &mut best[slot(d.dest)];
-            *b = (*b).min(d.tick);
+            lower(best, &mut least_node, slot(d.dest), d.tick);
         }
         // (None waiting at the eLink is delivered before `tx_least`: once
         // one gives that, the others are passed over; most packets in
         // flight wait there when cores stream to or from DRAM.)
         let tx_least = self.tx_done(floor);
-        'tx: for port in &self.tx_ports {
+        // (An empty port is passed over before its queue's iterator is
+        // made: most are empty, and this runs after every advance.)
+        'tx: for port in self.tx_ports.iter().filter(|p| !p.q.is_empty()) {
             for f in &port.q {
                 if best[n] <= tx_least {
                     break 'tx;
@@ -1433,8 +1444,7 @@ impl Mesh {
                     let s = f.ready.max(self.rx_busy).max(floor);
                     if let Some(entry) = self.geo.index(self.geo.edge_router(side, f.dst)) {
                         let t = self.onward(entry, f, s.saturating_add(self.k.rx));
-                        let b = &mut best[slot(f.to)];
-                        *b = (*b).min(t);
+                        lower(best, &mut least_node, slot(f.to), t);
                     }
                     if done(best, left) {
                         break 'scan;
@@ -1446,15 +1456,14 @@ impl Mesh {
                 if router.for_nodes == 0 && best[n] <= tx_floor {
                     continue;
                 }
-                for input in &router.inputs {
+                for input in router.inputs.iter().filter(|i| !i.q.is_empty()) {
                     for f in input.q.iter() {
                         if skip(best, &mut left, f) {
                             continue;
                         }
                         let s = f.ready.max(floor);
                         let t = self.onward(key as usize % self.n, f, s);
-                        let b = &mut best[slot(f.to)];
-                        *b = (*b).min(t);
+                        lower(best, &mut least_node, slot(f.to), t);
                         if done(best, left) {
                             break 'scan;
                         }
@@ -1469,14 +1478,15 @@ impl Mesh {
                     }
                     let s = f.ready.max(ni.free).max(floor);
                     let t = self.onward(key as usize % self.n, f, s);
-                    let b = &mut best[slot(f.to)];
-                    *b = (*b).min(t);
+                    lower(best, &mut least_node, slot(f.to), t);
                     if done(best, left) {
                         break 'scan;
                     }
                 }
             }
         }
+        debug_assert_eq!(least_node, best[..n].iter().copied().min().unwrap_or(NEVER));
+        least_node
     }
 
     /// Uncontended delivery tick of `f`, able to leave router `node` at
