@@ -513,8 +513,13 @@ impl Timed {
     /// then or earlier.
     fn due(&mut self, k: usize, at: u64, d: Delivery) {
         let inbox = &mut self.agents[k].inbox;
-        let pos = inbox.partition_point(|&(when, _)| when <= at);
-        inbox.insert(pos, (at, d));
+        if inbox.back().is_none_or(|&(when, _)| when <= at) {
+            // (Most often: after all, without a search.)
+            inbox.push_back((at, d));
+        } else {
+            let pos = inbox.partition_point(|&(when, _)| when <= at);
+            inbox.insert(pos, (at, d));
+        }
         self.dirty.push(k);
     }
 
