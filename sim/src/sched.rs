@@ -570,12 +570,18 @@ impl Timed {
     }
 
     /// A DMA engine's registers were written at cycle `at`: every refused
-    /// injection is retried from the next cycle on. (Only one still
-    /// waiting: a DMA engine that has since moved keeps the pace of its
-    /// path into the mesh.)
+    /// injection is retried from the next cycle on, and not before the
+    /// cycle the network has reached (`Mesh::now`, where a place freeing
+    /// retries one too, `Machine::advance_mesh`): a core whose system call
+    /// waited for its stores to external memory to land (`Wait::Drain`)
+    /// acts at its own cycle, behind the network, and a retry keyed to
+    /// that cycle would be injected into the network's past. (Only one
+    /// still waiting: a DMA engine that has since moved keeps the pace of
+    /// its path into the mesh.)
     fn wake_refused(&mut self, at: u64) {
+        let retry = (at + 1).max(self.mesh.now());
         for k in self.refused.clone() {
-            self.unpark(k, at + 1);
+            self.unpark(k, retry);
         }
     }
 
@@ -1562,6 +1568,9 @@ impl Machine {
         at: u64,
     ) -> Option<StopReason> {
         if let RemoteKind::Multicast(v) = access.kind {
+            if self.behind_network(t, i, access, issue, at) {
+                return None;
+            }
             return self.emit_multicast(t, i, access, v, issue, at);
         }
         let from = self.cores[i].id;
@@ -1603,6 +1612,9 @@ impl Machine {
             self.answer(t, i, access, value, latency);
             t.wake_refused(at);
             return self.dma_stop(i);
+        }
+        if self.behind_network(t, i, access, issue, at) {
+            return None;
         }
         let (kind, payload) = match access.kind {
             // (A multicast went out above.)
@@ -1669,6 +1681,35 @@ impl Machine {
             }
         }
         None
+    }
+
+    /// Whether core `i`'s access into the network (the instruction
+    /// issuing at `issue`), due at cycle `at`, waits for the cycle the
+    /// network has reached: nothing enters it before then. A core acts
+    /// behind the network only after a system call of it waited for its
+    /// stores to external memory to land (`Wait::Drain`, which leaves its
+    /// clock where it was); its access then goes out when the network
+    /// lets it, as one its node's queue refused (the same cycle in strict
+    /// order and in the fast scheduler: until the core catches up, its
+    /// actions are the earliest of all and the network stands still).
+    fn behind_network(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        issue: u64,
+        at: u64,
+    ) -> bool {
+        let now = t.mesh.now();
+        if at >= now {
+            return false;
+        }
+        t.agents[i].wait = Wait::Emit {
+            access,
+            issue,
+            at: now,
+        };
+        true
     }
 
     /// Sends core `i`'s store (the instruction issuing at `issue`) at
@@ -2319,6 +2360,13 @@ impl Machine {
             };
             let read = matches!(mv.src, Source::Mem(a) if remote(a) && on_chip(a));
             let local_dst = !(read || (remote(mv.dst) && on_chip(mv.dst)));
+            if !local_dst && now < t.mesh.now() {
+                // Nothing enters the network before the cycle it has
+                // reached: an engine started by a core acting behind it
+                // (`behind_network`) makes its first move into it then.
+                t.agents[i].dma_retry = Some(t.mesh.now());
+                break;
+            }
             if parked
                 && t.agents[i].wait == Wait::Spin
                 && !self.quiet_move(i, &mv, now, read, local_dst)
