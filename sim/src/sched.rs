@@ -929,7 +929,10 @@ impl Machine {
                 let parked = match rank {
                     _ if t.agents[i].speculating && self.cores[i].stats.cycles > time => false,
                     Rank::Dma => true,
-                    Rank::Delivery => self.quiet_response(t, i),
+                    Rank::Delivery => {
+                        self.cores[i].spin_find_reads();
+                        self.quiet_response(t, i)
+                    }
                     Rank::Core => false,
                 };
                 if parked {
@@ -2314,6 +2317,9 @@ impl Machine {
             };
             let read = matches!(mv.src, Source::Mem(a) if remote(a) && on_chip(a));
             let local_dst = !(read || (remote(mv.dst) && on_chip(mv.dst)));
+            if parked && t.agents[i].wait == Wait::Spin {
+                self.cores[i].spin_find_reads();
+            }
             if parked
                 && t.agents[i].wait == Wait::Spin
                 && !self.quiet_move(i, &mv, now, read, local_dst)

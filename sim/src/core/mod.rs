@@ -274,9 +274,11 @@ struct Spin {
     dma_reads: u16,
     banks: u8,
     /// Once parked: the SRAM its iteration loads, byte ranges `[lo, hi)`
-    /// found by running it on a copy of the state (`loop_reads`); `None`
-    /// if that could not tell (its banks stand for it then).
+    /// found by running it on a copy of the state (`loop_reads`) when
+    /// first needed (`Core::spin_find_reads`; `reads_found` set then);
+    /// `None` if that could not tell (its banks stand for it then).
     reads: Option<([(u32, u32); SPIN_READS], u8)>,
+    reads_found: bool,
 }
 
 /// The most loads of SRAM a parked loop's iteration may make for its read
@@ -428,6 +430,7 @@ impl Spin {
             dma_reads: 0,
             banks: 0,
             reads: None,
+            reads_found: false,
         }
     }
 
@@ -910,12 +913,29 @@ impl Core {
         (self.spin.dma_reads, banks)
     }
 
+    /// Finds the bytes the iteration of the loop a core is parked in
+    /// loads (`Spin::reads`), once per park: from the core's state, which
+    /// is the loop's head's while it is parked. (Only a parked core whose
+    /// DMA engine writes its SRAM needs them: not found at every park.)
+    pub fn spin_find_reads(&mut self) {
+        if std::mem::replace(&mut self.spin.reads_found, true) {
+            return;
+        }
+        let entry = self.spin.entry;
+        let me = self.id.bits();
+        self.spin.reads = self
+            .blocks
+            .lookup(entry)
+            .and_then(|b| loop_reads(&self.state, &self.sram, me, self.blocks.code(b), entry));
+    }
+
     /// Whether a write of `bytes` at offset `off` of the SRAM of a core
     /// [`Core::spinning`] leaves what its loop reads as it was: none of
     /// the bytes its iteration loads (`Spin::reads`; the banks it loads
     /// from if those are not known) nor of its code. (A write by the
     /// core's DMA engine takes no bank from its fetches.)
     pub fn spin_untouched(&self, off: u32, bytes: u32) -> bool {
+        debug_assert!(self.spin.reads_found, "spin_find_reads first");
         let entry = self.spin.entry;
         let Some(b) = self.blocks.lookup(entry) else {
             return false;
@@ -1103,9 +1123,7 @@ impl Core {
                     {
                         if *spin_park {
                             spin.parked = true;
-                            spin.reads = blocks.lookup(entry).and_then(|b| {
-                                loop_reads(s, bus.sram, id.bits(), blocks.code(b), entry)
-                            });
+                            spin.reads_found = false;
                             break 'run CoreExit::Budget;
                         }
                         let n = (blim.saturating_sub(now) / p).saturating_sub(1);
