@@ -160,9 +160,10 @@ enum Wait {
     /// reach another agent, until something reaches it (a delivery, its
     /// DMA engine) or the run ends; then it does the iterations before
     /// that cycle at once (`Machine::unspin`) and runs on from there. A
-    /// move of its DMA engine or a read response for it that changes
-    /// nothing the loop reads (`Core::spin_reads`) leaves it parked
-    /// (`Machine::quiet_move`, `Machine::quiet_response`).
+    /// move of its DMA engine, a read response for it or a write from the
+    /// mesh that changes nothing the loop reads (`Core::spin_reads`) leaves
+    /// it parked (`Machine::quiet_move`, `Machine::quiet_response`,
+    /// `Machine::quiet_write`).
     Spin,
 }
 
@@ -932,15 +933,19 @@ impl Machine {
                 return StopReason::CycleLimit { cycles: limit };
             }
             if i < self.cores.len() && t.agents[i].wait == Wait::Spin {
-                // Its DMA engine moves, or a read response for it arrives,
-                // leaving what its loop reads as it was: done with the
-                // core left parked (every iteration stays the same).
+                // Its DMA engine moves, or a read response or a write from
+                // the mesh arrives, leaving what its loop reads as it was:
+                // done with the core left parked (every iteration stays
+                // the same).
                 // (One that ran ahead to poll past `time` goes back
                 // first; else what it did is final.)
                 let parked = match rank {
                     _ if t.agents[i].speculating && self.cores[i].stats.cycles > time => false,
                     Rank::Dma => true,
-                    Rank::Delivery => self.quiet_response(t, i),
+                    Rank::Delivery => {
+                        self.cores[i].spin_find_reads();
+                        self.quiet_response(t, i) || self.quiet_write(t, i)
+                    }
                     Rank::Core => false,
                 };
                 if parked {
@@ -1902,7 +1907,11 @@ impl Machine {
                     // A DMA engine reprogrammed.
                     t.wake_refused(at);
                 }
-                self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+                if !self.cores[i].spinning() {
+                    // (A core left parked takes the bank when it runs on:
+                    // `Machine::quiet_write`.)
+                    self.cores[i].pipe.mesh_access(at, access.addr & 0xF_FFFF);
+                }
                 self.cores[i].mesh_traffic(1);
                 if message {
                     self.cores[i].state.ilat |= 1 << irq::MESSAGE;
@@ -2367,6 +2376,9 @@ impl Machine {
                 t.agents[i].dma_retry = Some(t.mesh.now());
                 break;
             }
+            if parked && t.agents[i].wait == Wait::Spin {
+                self.cores[i].spin_find_reads();
+            }
             if parked
                 && t.agents[i].wait == Wait::Spin
                 && !self.quiet_move(i, &mv, now, read, local_dst)
@@ -2590,6 +2602,35 @@ impl Machine {
         leaves_loop_alone(&self.cores[i], dst, |e, sram| {
             e.commit(now, mv.channel as usize, outcome, sram)
         })
+    }
+
+    /// Whether the delivery due first at core `i`, parked in a polling
+    /// loop ([`Wait::Spin`]), is a plain write from the mesh (a store, not
+    /// a message nor a multicast) into its SRAM that leaves the loop as
+    /// it is (`Core::spin_quiet_write`: none of the bytes it loads nor its
+    /// code, in a bank it does not fetch from), with no timer counting
+    /// mesh events: the core stays parked, as a sender's value written
+    /// beside the flag its receiver polls leaves it. (Its bank use is kept
+    /// for when the core runs on.)
+    fn quiet_write(&mut self, t: &Timed, i: usize) -> bool {
+        let Some(&(
+            at,
+            Delivery::Packet(Payload::Write {
+                access,
+                message: false,
+                group: None,
+                ..
+            }),
+        )) = t.agents[i].inbox.front()
+        else {
+            return false;
+        };
+        let core = &mut self.cores[i];
+        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        if !matches!(access.kind, RemoteKind::Store(_)) || mesh.mesh0 | mesh.mesh1 != 0 {
+            return false;
+        }
+        core.spin_quiet_write(at, access.addr & 0xF_FFFF, access.size.bytes())
     }
 
     /// Whether the delivery due first at core `i`, parked in a polling

@@ -389,3 +389,32 @@ fn a_loop_stays_parked_while_its_dma_engine_writes_beside_the_words_it_polls() {
     let turns = m.core_turns();
     assert!(turns < 35_000, "{turns} turns");
 }
+
+#[test]
+fn a_value_written_beside_the_polled_flag_leaves_the_loop_parked_where_strict_order_agrees() {
+    // spin_beside: core (0,1) writes a value beside the flag core (0,0)
+    // polls, at every offset of its loop, then the flag, as ePython's
+    // messages are sent. A write of bytes the loop does not load, into a
+    // bank it does not fetch from, leaves it parked, its bank use kept
+    // for when the core runs on (`Machine::quiet_write`); one into the
+    // bank of the loop's code may delay its fetch and wakes it (the
+    // mailbox in .data, rounds `a`: without that check fast mode had two
+    // fetch-bank stalls fewer than strict order on core (0,0)).
+    // (Golden: this change's output, fast and strict.)
+    let out = fast_is_strict("spin_beside");
+    assert!(out.contains("[32,8] bad: 0"), "{out}");
+    for half in ["a", "b"] {
+        let t = values(&out, "[32,9]", half);
+        assert_eq!(t.len(), 16, "{out}");
+        // (The flag comes a fixed time after the value: what the loop
+        // sees moves with the offset, one period of 7 cycles at a time.)
+        let want: Vec<u64> = (0..16)
+            .map(|k| match k {
+                0..=2 => 1308,
+                3..=9 => 1315,
+                _ => 1322,
+            })
+            .collect();
+        assert_eq!(t, want, "{half}: {out}");
+    }
+}

@@ -274,9 +274,16 @@ struct Spin {
     dma_reads: u16,
     banks: u8,
     /// Once parked: the SRAM its iteration loads, byte ranges `[lo, hi)`
-    /// found by running it on a copy of the state (`loop_reads`); `None`
-    /// if that could not tell (its banks stand for it then).
+    /// found by running it on a copy of the state (`loop_reads`) when
+    /// first needed (`Core::spin_find_reads`; `reads_found` set then);
+    /// `None` if that could not tell (its banks stand for it then).
     reads: Option<([(u32, u32); SPIN_READS], u8)>,
+    reads_found: bool,
+    /// Writes from the mesh that reached the core while parked, leaving
+    /// what its loop reads and fetches as it was (`Core::spin_quiet_write`):
+    /// the cycle and SRAM offset of each, whose bank use the pipeline
+    /// takes when the core runs on (`Core::spin_take_banks`).
+    banks_due: Vec<(u64, u32)>,
 }
 
 /// The most loads of SRAM a parked loop's iteration may make for its read
@@ -428,6 +435,8 @@ impl Spin {
             dma_reads: 0,
             banks: 0,
             reads: None,
+            reads_found: false,
+            banks_due: Vec::new(),
         }
     }
 
@@ -817,7 +826,61 @@ impl Core {
     /// Something other than the core itself may have written its memory or
     /// registers: a loop it polls is watched afresh.
     pub fn spin_forget(&mut self) {
+        self.spin_take_banks();
         self.spin.forget();
+    }
+
+    /// The pipeline takes the SRAM banks of the writes that reached the
+    /// core while it was parked (`Spin::banks_due`), each in its cycle, as
+    /// it would have as they came: the loop, which fetches from none of
+    /// them, ran the same; the uses are the pipeline's later (a fetch from
+    /// that bank after the loop). True if there were any. (The bank uses a
+    /// pipeline keeps are the same whatever their order: the window ends
+    /// at the latest.)
+    fn spin_take_banks(&mut self) -> bool {
+        if self.spin.banks_due.is_empty() {
+            return false;
+        }
+        for (at, off) in self.spin.banks_due.drain(..) {
+            self.pipe.mesh_access(at, off);
+        }
+        true
+    }
+
+    /// A write of `bytes` at SRAM offset `off` reaching the core, parked
+    /// in a polling loop, at cycle `at`: whether it leaves the loop as it
+    /// is, none of the bytes it loads nor its code, and the SRAM bank the
+    /// write takes in `at` none the loop fetches from (a load or store is
+    /// not delayed by it, `Pipeline::memory`). Its bank use is then kept
+    /// for when the core runs on (`Core::spin_take_banks`) and the write
+    /// is made by the caller.
+    pub fn spin_quiet_write(&mut self, at: u64, off: u32, bytes: u32) -> bool {
+        if !self.spin.parked || !self.sram.contains(off, bytes) {
+            return false;
+        }
+        let entry = self.spin.entry;
+        let Some(b) = self.blocks.lookup(entry) else {
+            return false;
+        };
+        let end = self
+            .blocks
+            .code(b)
+            .last()
+            .map_or(entry, |k| k.pc + u32::from(k.len));
+        // (The lines of the loop, and the next two the fetch may look at.)
+        let bank = Pipeline::bank(off);
+        if [entry, end.saturating_sub(1), end + 8, end + 16]
+            .into_iter()
+            .any(|a| Pipeline::bank(a) == bank)
+        {
+            return false;
+        }
+        self.spin_find_reads();
+        if !self.spin_untouched(off, bytes) {
+            return false;
+        }
+        self.spin.banks_due.push((at, off));
+        true
     }
 
     /// Writes into its SRAM made while it stayed parked, found to leave
@@ -839,7 +902,7 @@ impl Core {
         if self.spin.parked
             && (self.sram.writes() != self.spin.writes || self.state != self.spin.state)
         {
-            self.spin.forget();
+            self.spin_forget();
         }
     }
 
@@ -885,6 +948,11 @@ impl Core {
         );
         self.spin.clean = true;
         self.spin.loads = true;
+        if self.spin_take_banks() {
+            // (The pipeline is not one the loop's closed form moves on:
+            // its next head is looked at afresh.)
+            self.spin.forget();
+        }
     }
 
     /// What the loop a core is [`Core::spinning`] in reads: its DMA
@@ -910,12 +978,30 @@ impl Core {
         (self.spin.dma_reads, banks)
     }
 
+    /// Finds the bytes the iteration of the loop a core is parked in
+    /// loads (`Spin::reads`), once per park: from the core's state, which
+    /// is the loop's head's while it is parked. (Only a parked core whose
+    /// DMA engine or the mesh writes its SRAM needs them: not found at
+    /// every park.)
+    pub fn spin_find_reads(&mut self) {
+        if std::mem::replace(&mut self.spin.reads_found, true) {
+            return;
+        }
+        let entry = self.spin.entry;
+        let me = self.id.bits();
+        self.spin.reads = self
+            .blocks
+            .lookup(entry)
+            .and_then(|b| loop_reads(&self.state, &self.sram, me, self.blocks.code(b), entry));
+    }
+
     /// Whether a write of `bytes` at offset `off` of the SRAM of a core
     /// [`Core::spinning`] leaves what its loop reads as it was: none of
     /// the bytes its iteration loads (`Spin::reads`; the banks it loads
     /// from if those are not known) nor of its code. (A write by the
     /// core's DMA engine takes no bank from its fetches.)
     pub fn spin_untouched(&self, off: u32, bytes: u32) -> bool {
+        debug_assert!(self.spin.reads_found, "spin_find_reads first");
         let entry = self.spin.entry;
         let Some(b) = self.blocks.lookup(entry) else {
             return false;
@@ -980,6 +1066,9 @@ impl Core {
         policy: FaultPolicy,
         mut trace: Option<&mut Trace>,
     ) -> CoreExit {
+        // (Writes that reached it parked take their banks now, if a run
+        // comes before anything brought it on: `Core::spin_take_banks`.)
+        self.spin_take_banks();
         let id = self.id;
         let cycle0 = self.stats.cycles;
         let limit = cycle0.saturating_add(budget);
@@ -1103,9 +1192,7 @@ impl Core {
                     {
                         if *spin_park {
                             spin.parked = true;
-                            spin.reads = blocks.lookup(entry).and_then(|b| {
-                                loop_reads(s, bus.sram, id.bits(), blocks.code(b), entry)
-                            });
+                            spin.reads_found = false;
                             break 'run CoreExit::Budget;
                         }
                         let n = (blim.saturating_sub(now) / p).saturating_sub(1);
@@ -1670,6 +1757,7 @@ impl Core {
 
     /// Saves the core's state in `into` (reusing its buffers).
     pub fn checkpoint(&mut self, into: &mut Option<Box<Checkpoint>>) {
+        self.spin_take_banks();
         self.sram.undo_begin();
         self.pipe.fetched = 0;
         match into {
@@ -1710,6 +1798,11 @@ impl Core {
 
     /// Returns to the state saved in `cp` (the last checkpoint taken).
     pub fn roll_back(&mut self, cp: &Checkpoint) {
+        debug_assert!(
+            self.spin.banks_due.is_empty(),
+            "a parked core's writes are final"
+        );
+        self.spin.banks_due.clear();
         self.spin.clear();
         self.poll.clear();
         self.state.clone_from(&cp.state);
