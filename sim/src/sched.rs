@@ -2378,12 +2378,9 @@ impl Machine {
             }
             if parked && t.agents[i].wait == Wait::Spin {
                 self.cores[i].spin_find_reads();
-            }
-            if parked
-                && t.agents[i].wait == Wait::Spin
-                && !self.quiet_move(i, &mv, now, read, local_dst)
-            {
-                return self.unpark_for_dma(t, i, now);
+                if !self.quiet_move(i, &mv, now, read, local_dst) {
+                    return self.unpark_for_dma(t, i, now);
+                }
             }
             let outcome = match mv.src {
                 Source::Mem(src) if remote(src) && on_chip(src) => {
