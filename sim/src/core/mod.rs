@@ -858,15 +858,9 @@ impl Core {
         if !self.spin.parked || !self.sram.contains(off, bytes) {
             return false;
         }
-        let entry = self.spin.entry;
-        let Some(b) = self.blocks.lookup(entry) else {
+        let Some((entry, end)) = self.spin_code() else {
             return false;
         };
-        let end = self
-            .blocks
-            .code(b)
-            .last()
-            .map_or(entry, |k| k.pc + u32::from(k.len));
         // (The lines of the loop, and the next two the fetch may look at.)
         let bank = Pipeline::bank(off);
         if [entry, end.saturating_sub(1), end + 8, end + 16]
@@ -955,21 +949,29 @@ impl Core {
         }
     }
 
+    /// The code of the loop a core is [`Core::spinning`] in, `[entry,
+    /// end)`: the instructions of its cached block; `None` if the block is
+    /// not cached.
+    fn spin_code(&self) -> Option<(u32, u32)> {
+        let entry = self.spin.entry;
+        let b = self.blocks.lookup(entry)?;
+        let end = self
+            .blocks
+            .code(b)
+            .last()
+            .map_or(entry, |k| k.pc + u32::from(k.len));
+        Some((entry, end))
+    }
+
     /// What the loop a core is [`Core::spinning`] in reads: its DMA
     /// registers (bit `n`: the word at offset `4n` of the window
     /// 0xF0500-0xF053F) and its SRAM banks (bit `b`: bank `b`), its own
     /// code's among them. Until something changes one of them (or its
     /// registers otherwise), every iteration stays the same.
     pub fn spin_reads(&self) -> (u16, u8) {
-        let entry = self.spin.entry;
-        let end = match self.blocks.lookup(entry) {
-            Some(b) => self
-                .blocks
-                .code(b)
-                .last()
-                .map_or(entry, |k| k.pc + u32::from(k.len)),
-            // (Not cached: every bank.)
-            None => return (self.spin.dma_reads, 0xF),
+        // (Not cached: every bank.)
+        let Some((entry, end)) = self.spin_code() else {
+            return (self.spin.dma_reads, 0xF);
         };
         let mut banks = self.spin.banks;
         for at in [entry, end.saturating_sub(1)] {
@@ -1002,15 +1004,9 @@ impl Core {
     /// core's DMA engine takes no bank from its fetches.)
     pub fn spin_untouched(&self, off: u32, bytes: u32) -> bool {
         debug_assert!(self.spin.reads_found, "spin_find_reads first");
-        let entry = self.spin.entry;
-        let Some(b) = self.blocks.lookup(entry) else {
+        let Some((entry, end)) = self.spin_code() else {
             return false;
         };
-        let end = self
-            .blocks
-            .code(b)
-            .last()
-            .map_or(entry, |k| k.pc + u32::from(k.len));
         let hit = |(lo, hi): (u32, u32)| off < hi && lo < off + bytes;
         if hit((entry, end)) {
             return false;
