@@ -286,3 +286,30 @@ fn a_host_that_polls_with_short_sleeps_looks_once_per_timer_slack() {
         }
     }
 }
+
+#[test]
+fn progress_lines_count_real_seconds_while_the_host_clock_is_simulated() {
+    // EPSIM_PROGRESS reads the real clock: the program computes for 0.3 s
+    // of real time (0.3 s of host time too) and the chip has run a few
+    // microseconds of simulated time when it is closed; the end line says
+    // at least 0.3 s, and the line of the sleep's slice came after the
+    // 0.1 s period. (Read from the library's `clock_gettime`, which
+    // answers the host thread with simulated time, the end line said
+    // "end after 0.0 s" in deterministic mode.)
+    for mode in ["deterministic", "free"] {
+        let o = run("busy", mode, &[("EPSIM_PROGRESS", "0.1")]);
+        stdout(&o, "busy");
+        let err = String::from_utf8_lossy(&o.stderr);
+        let end = err
+            .lines()
+            .find_map(|l| l.strip_prefix("epsim: progress: end after "))
+            .unwrap_or_else(|| panic!("{mode}: no end line:\n{err}"));
+        let secs: f64 = end[..end.find(" s:").unwrap()].parse().unwrap();
+        assert!(secs >= 0.3, "{mode}: {err}");
+        let ticks = err
+            .lines()
+            .filter(|l| l.starts_with("epsim: progress: ") && !l.contains(" end after "))
+            .count();
+        assert!(ticks >= 1, "{mode}: no line before the end:\n{err}");
+    }
+}

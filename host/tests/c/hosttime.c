@@ -1,7 +1,7 @@
 /* hosttime.c -- host time is simulated time: a host program that sleeps,
  * reads the clock or polls, as Parallella examples do, unchanged
  * (host/tests/hosttime.rs checks the figures it prints, in both run modes).
- * Usage: hosttime TICK_DEV.ELF sleep|bandwidth|poll
+ * Usage: hosttime TICK_DEV.ELF sleep|bandwidth|poll|sleeppoll|busy
  *   sleep      before loading, sleep(2) and time(); then with the core of
  *              tick_dev.elf counting, for usleep, nanosleep and
  *              clock_nanosleep (relative and absolute): the chip's cycles
@@ -18,11 +18,16 @@
  *              BSP's host polls (with SLACK, after prctl(PR_SET_TIMERSLACK,
  *              SLACK)): on a board each sleep takes the thread's timer
  *              slack (50 us by default) more.
+ *   busy       computes for 0.3 s of real time (read past the library's
+ *              clock_gettime, with the system call), then usleep(1000)
+ *              and e_finalize: with EPSIM_PROGRESS, its lines count real
+ *              seconds.
  * Every mode first prints the thread's timer slack: "slack N ns". */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <string.h>
 #include <sys/time.h>
 #include <time.h>
@@ -141,6 +146,16 @@ int main(int argc, char **argv)
                 return 1;
         t1 = mono_ns();
         printf("read MB/s: clock_gettime %.3f\n", 16 * 2048.0 / ((t1 - t0) / 1e3));
+        e_finalize();
+        return 0;
+    }
+    if (strcmp(argv[2], "busy") == 0) {
+        struct timespec t0, t;
+        syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t0);
+        do
+            syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1000000000LL + (t.tv_nsec - t0.tv_nsec) < 300000000LL);
+        usleep(1000);
         e_finalize();
         return 0;
     }
