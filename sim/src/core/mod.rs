@@ -257,6 +257,13 @@ struct Spin {
     /// row (a loop whose state changes: looked at ever less often).
     skip: u32,
     fails: u32,
+    /// Loops left with looks failing (entry, failed looks in a row), by
+    /// entry (`Spin::slot`): a loop entered again, most often an inner
+    /// loop that computes, is looked at as rarely as when it was left
+    /// (from [`SPIN_FAILS_KEPT`] failed looks) instead of from its
+    /// second head on. Only when loops are looked at changes: what they
+    /// do is the same whether run or moved on in closed form.
+    failed: [(u32, u32); 8],
     /// The run stopped at the head of a loop in its fixed point.
     parked: bool,
     /// Since the last arrival at `entry`: only loads from local SRAM
@@ -285,6 +292,12 @@ struct Spin {
     /// takes when the core runs on (`Core::spin_take_banks`).
     banks_due: Vec<(u64, u32)>,
 }
+
+/// The failed looks a loop entered again starts from (`Spin::failed`):
+/// it lets 2^6 - 1 = 63 heads pass before the first look, so an inner
+/// loop of fewer iterations that changed its registers before is not
+/// looked at again.
+const SPIN_FAILS_KEPT: u32 = 6;
 
 /// The most loads of SRAM a parked loop's iteration may make for its read
 /// set to be kept byte by byte (`Spin::reads`).
@@ -426,6 +439,7 @@ impl Spin {
             trusted: false,
             skip: 0,
             fails: 0,
+            failed: [(u32::MAX, 0); 8],
             parked: false,
             clean: false,
             loads: false,
@@ -438,6 +452,12 @@ impl Spin {
             reads_found: false,
             banks_due: Vec::new(),
         }
+    }
+
+    /// The slot of `failed` a loop's entry has.
+    #[inline(always)]
+    fn slot(entry: u32) -> usize {
+        (entry >> 1) as usize & 7
     }
 
     /// Forgets the heads it saved: something else may have written the
@@ -489,8 +509,13 @@ impl Spin {
         if self.entry != entry {
             self.entry = entry;
             self.stage = 0;
-            self.skip = 0;
-            self.fails = 0;
+            let (e, fails) = self.failed[Spin::slot(entry)];
+            self.fails = if e == entry {
+                fails.min(SPIN_FAILS_KEPT)
+            } else {
+                0
+            };
+            self.skip = (1u32 << self.fails) - 1;
             return None;
         }
         if !polled {
@@ -574,6 +599,10 @@ impl Spin {
             if let Some(prev) = self.pipe.as_ref() {
                 if pipe.steady_after(prev, p) {
                     self.fails = 0;
+                    let slot = &mut self.failed[Spin::slot(self.entry)];
+                    if slot.0 == self.entry {
+                        *slot = (u32::MAX, 0);
+                    }
                     let mut stalls = stats.stalls;
                     for (d, &b) in stalls.iter_mut().zip(&self.stats.stalls) {
                         *d -= b;
@@ -601,6 +630,7 @@ impl Spin {
             // The loop changes the registers: looked at ever less often.
             self.fails += 1;
             self.skip = (1u32 << self.fails.min(10)) - 1;
+            self.failed[Spin::slot(self.entry)] = (self.entry, self.fails);
         }
         match &mut self.pipe {
             Some(p) => p.copy_from(pipe),
