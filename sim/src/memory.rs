@@ -13,6 +13,8 @@
 //! memory, and a store whose byte is zero ([`CodeMem::store_plain`]) needs
 //! no closer look.
 
+use std::cell::Cell;
+
 use epsim_isa::insn_len;
 
 /// Memory that instructions can be fetched from: the bytes, the bitmap of
@@ -32,6 +34,18 @@ pub struct CodeMem {
     /// Saving what writes overwrite ([`CodeMem::undo_begin`]).
     undo_on: bool,
     undo: Option<Box<Undo>>,
+    /// The 512-byte pages read since [`CodeMem::undo_begin`] (page p's
+    /// bit is p mod 64: an SRAM beyond 32 KB shares bits), through
+    /// [`CodeMem::load`], [`CodeMem::read`] or [`CodeMem::read_bytes`]
+    /// (by the core, or anything else: more than the core read is safe),
+    /// for [`CodeMem::read_since_undo`].
+    read: Cell<u64>,
+}
+
+/// The bit of `CodeMem::read` that stands for the 512-byte page of `off`.
+#[inline(always)]
+fn page_bit(off: u32) -> u64 {
+    1 << ((off >> 9) & 63)
 }
 
 /// Bytes per page of the undo record.
@@ -57,6 +71,7 @@ impl CodeMem {
             writes: 0,
             undo_on: false,
             undo: None,
+            read: Cell::new(0),
         }
     }
 
@@ -78,6 +93,7 @@ impl CodeMem {
         }
         u.pages.clear();
         self.undo_on = true;
+        self.read.set(0);
     }
 
     /// Stops keeping what writes overwrite (the checkpoint is final).
@@ -208,7 +224,51 @@ impl CodeMem {
             std::hint::cold_path();
             return None;
         };
+        // (An aligned load: one page.)
+        self.read.set(self.read.get() | page_bit(off));
         Some(le_value(b))
+    }
+
+    /// The bits of `read` that stand for `[off, off + len)` (`len` > 0).
+    #[inline(always)]
+    fn pages(off: u32, len: u32) -> u64 {
+        if len > 512 {
+            !0
+        } else {
+            page_bit(off) | page_bit(off + len - 1)
+        }
+    }
+
+    /// Notes a read of `[off, off + len)` (`len` > 0) in `read`.
+    #[inline(always)]
+    fn note_read(&self, off: u32, len: u32) {
+        self.read.set(self.read.get() | Self::pages(off, len));
+    }
+
+    /// Counts every page as read since [`CodeMem::undo_begin`] (the core
+    /// read its memory in closed form, without loads).
+    pub fn note_read_all(&self) {
+        self.read.set(!0);
+    }
+
+    /// Whether any byte of `[off, off + len)` may have been read since
+    /// [`CodeMem::undo_begin`] (`len` > 0): true unless keeping.
+    pub fn read_since_undo(&self, off: u32, len: u32) -> bool {
+        if !self.undo_on {
+            return true;
+        }
+        self.read.get() & Self::pages(off, len) != 0
+    }
+
+    /// Writes as [`CodeMem::write`] does, not kept for
+    /// [`CodeMem::undo_apply`] (a write made at a cycle before the one the
+    /// keeping is for: `Machine::write_in_past`); true if it changed
+    /// decoded code.
+    pub fn write_unkept(&mut self, off: u32, len: u32, value: u64) -> bool {
+        let on = std::mem::replace(&mut self.undo_on, false);
+        let changed = self.write(off, len, value);
+        self.undo_on = on;
+        changed
     }
 
     /// Writes the low `len` (1, 2, 4 or 8) bytes of `value` little-endian
@@ -241,6 +301,8 @@ impl CodeMem {
     #[inline(always)]
     pub fn read(&self, off: u32, len: u32) -> u64 {
         let o = off as usize;
+        // (At most 8 bytes, aligned or within a line: one page.)
+        self.read.set(self.read.get() | page_bit(off));
         le_value(&self.bytes[o..o + len as usize])
     }
 
@@ -273,6 +335,9 @@ impl CodeMem {
 
     /// The bytes `[off, off + len)` (range checked by the caller).
     pub fn read_bytes(&self, off: u32, len: u32) -> &[u8] {
+        if len > 0 {
+            self.note_read(off, len);
+        }
         &self.bytes[off as usize..(off + len) as usize]
     }
 

@@ -53,7 +53,9 @@
 //!   the checkpoint and runs again up to that cycle; but for a read of
 //!   its SRAM that could not have changed what it did nor read anything
 //!   it changed since (`Machine::read_in_past`): that is answered from
-//!   where the core stands. The `strict` switch,
+//!   where the core stands; and for a plain write into a page of its SRAM
+//!   it neither read nor wrote since (`Machine::write_in_past`): that is
+//!   made where the core stands, kept by a later roll-back. The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
 //!   prove all this gives the same results (sim/tests/multicore.rs,
 //!   sim/tests/wires.rs).
@@ -1880,7 +1882,11 @@ impl Machine {
             _ => None,
         };
         let past = read.is_some_and(|access| self.read_in_past(t, i, at, access));
-        if !past && !self.settle_speculation(t, i, at) {
+        let write_past = !past
+            && t.agents[i].speculating
+            && self.cores[i].stats.cycles > at
+            && self.write_in_past(t, i, at, d);
+        if !past && !write_past && !self.settle_speculation(t, i, at) {
             // Rolled back before `at`: the core runs up to it first.
             return None;
         }
@@ -1902,7 +1908,17 @@ impl Machine {
                     dram: &mut self.dram,
                     ext_base: self.config.ext_base,
                 };
-                let _ = self.cores[i].serve(&mut shared, access, at);
+                if write_past {
+                    // (Made at `at`, before the cycle the core's
+                    // checkpoint keeps writes for: a roll-back keeps it.)
+                    if let RemoteKind::Store(v) = access.kind {
+                        let off = access.addr & 0xF_FFFF;
+                        let sram = &mut self.cores[i].sram;
+                        let _ = sram.write_unkept(off, access.size.bytes(), v);
+                    }
+                } else {
+                    let _ = self.cores[i].serve(&mut shared, access, at);
+                }
                 if is_dma(access.addr & 0xF_FFFF) {
                     // A DMA engine reprogrammed.
                     t.wake_refused(at);
@@ -1974,6 +1990,52 @@ impl Machine {
             && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
             && !core.sram.written_since_undo(off, len)
             && !core.dma.is_busy()
+    }
+
+    /// Whether core `i`, which ran ahead past `at`, takes `d`, a write
+    /// from the mesh reaching its memory at `at`, as strict order would
+    /// without going back: a plain store (no message interrupt, no
+    /// multicast) into SRAM none of whose bytes the core read since its
+    /// checkpoint (`CodeMem::read_since_undo`: its loads went to other
+    /// pages) nor wrote (the write is not undone by a roll-back, made
+    /// before the cycle the checkpoint keeps writes for), in a bank no
+    /// line was fetched from since (its use of the bank in `at` delays
+    /// only a fetch then; the code decoded there is dropped as the write
+    /// is made), while the core's DMA engine, which could read or write
+    /// the bytes, is idle, no timer counts mesh events and the core is
+    /// not parked in a polling loop (`Core::spin_quiet_write`). The core
+    /// then goes on from where it stands: it did nothing that depends on
+    /// the bytes, and a roll-back for a later event runs it again the same
+    /// way up to that event.
+    #[inline(never)]
+    fn write_in_past(&self, t: &Timed, i: usize, at: u64, d: &Delivery) -> bool {
+        let Delivery::Packet(Payload::Write {
+            access,
+            message: false,
+            group: None,
+            ..
+        }) = d
+        else {
+            return false;
+        };
+        let core = &self.cores[i];
+        if !t.agents[i].speculating
+            || core.stats.cycles <= at
+            || t.agents[i].wait == Wait::Spin
+            || core.polling()
+            || crate::timing::timers_on(core.state.config)
+            || !matches!(access.kind, RemoteKind::Store(_))
+        {
+            return false;
+        }
+        let (off, len) = (access.addr & 0xF_FFFF, access.size.bytes());
+        let ev = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        off + len <= core.sram.size()
+            && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
+            && !core.sram.written_since_undo(off, len)
+            && !core.sram.read_since_undo(off, len)
+            && !core.dma.is_busy()
+            && ev.mesh0 | ev.mesh1 == 0
     }
 
     /// Core `i`'s memory answers a read request from core `from` at `at`

@@ -853,6 +853,12 @@ impl Core {
         self.spin.parked
     }
 
+    /// Whether the core was last found in a polling loop's fixed point
+    /// (`Spin::period`), parked or not.
+    pub fn polling(&self) -> bool {
+        self.spin.period.is_some()
+    }
+
     /// Something other than the core itself may have written its memory or
     /// registers: a loop it polls is watched afresh.
     pub fn spin_forget(&mut self) {
@@ -944,6 +950,7 @@ impl Core {
             .period
             .map_or(0, |per| to.saturating_sub(now) / per.p);
         if n > 0 {
+            self.sram.note_read_all();
             let mut instret = self.stats.instret;
             let mut cycles = now;
             self.spin.repeat(
@@ -1223,6 +1230,9 @@ impl Core {
                         }
                         let n = (blim.saturating_sub(now) / p).saturating_sub(1);
                         if n > 0 {
+                            // (Its loads made in closed form: every page
+                            // counts as read, `CodeMem::read_since_undo`.)
+                            bus.sram.note_read_all();
                             let mut instret = instret;
                             spin.repeat(n, pipe, stats, &mut instret, &mut now);
                             retired = instret - stats.instret;
