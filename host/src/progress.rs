@@ -29,14 +29,14 @@
 
 use std::time::Duration;
 
+use epsim_sim::core::RunState;
+use epsim_sim::machine::Machine;
+use epsim_sim::timing::{Stall, NSTALL};
+
 /// Real time, as a duration since an arbitrary start.
 fn real_now() -> Duration {
     Duration::from_nanos(crate::hosttime::real_monotonic_ns())
 }
-
-use epsim_sim::core::RunState;
-use epsim_sim::machine::Machine;
-use epsim_sim::timing::{Stall, NSTALL};
 
 /// The environment variable.
 pub const VAR: &str = "EPSIM_PROGRESS";

@@ -2002,11 +2002,12 @@ impl Machine {
     /// line was fetched from since (its use of the bank in `at` delays
     /// only a fetch then; the code decoded there is dropped as the write
     /// is made), while the core's DMA engine, which could read or write
-    /// the bytes, is idle, no timer counts mesh events and the core is
-    /// not parked in a polling loop (`Core::spin_quiet_write`). The core
-    /// then goes on from where it stands: it did nothing that depends on
-    /// the bytes, and a roll-back for a later event runs it again the same
-    /// way up to that event.
+    /// the bytes, is idle and no timer counts (mesh events, or anything:
+    /// a loop polling with CTIMER counting the clock is better taken back
+    /// and parked, as is one found in its fixed point; a parked core has
+    /// `Core::spin_quiet_write`). The core then goes on from where it
+    /// stands: it did nothing that depends on the bytes, and a roll-back
+    /// for a later event runs it again the same way up to that event.
     #[inline(never)]
     fn write_in_past(&self, t: &Timed, i: usize, at: u64, d: &Delivery) -> bool {
         let Delivery::Packet(Payload::Write {
@@ -2029,13 +2030,11 @@ impl Machine {
             return false;
         }
         let (off, len) = (access.addr & 0xF_FFFF, access.size.bytes());
-        let ev = crate::timing::mesh_events(core.regs.meshconfig, 1);
         off + len <= core.sram.size()
             && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
             && !core.sram.written_since_undo(off, len)
             && !core.sram.read_since_undo(off, len)
             && !core.dma.is_busy()
-            && ev.mesh0 | ev.mesh1 == 0
     }
 
     /// Core `i`'s memory answers a read request from core `from` at `at`
