@@ -1882,6 +1882,8 @@ impl Machine {
             _ => None,
         };
         let past = read.is_some_and(|access| self.read_in_past(t, i, at, access));
+        // (`write_in_past`'s cheapest tests first, here: most deliveries
+        // reach a core that did not run past them.)
         let write_past = !past
             && t.agents[i].speculating
             && self.cores[i].stats.cycles > at
@@ -1974,10 +1976,6 @@ impl Machine {
     /// idle. The bank's use in `at` is still recorded, for fetches to
     /// come, as it would have been.
     fn read_in_past(&self, t: &Timed, i: usize, at: u64, access: RemoteAccess) -> bool {
-        let core = &self.cores[i];
-        if !t.agents[i].speculating || core.stats.cycles <= at {
-            return false;
-        }
         if !matches!(access.kind, RemoteKind::Load | RemoteKind::Fetch) {
             return false;
         }
@@ -1986,7 +1984,20 @@ impl Machine {
             RemoteKind::Fetch => (access.addr & 0xF_FFF8, 8),
             _ => (access.addr & 0xF_FFFF, access.size.bytes()),
         };
-        off + len <= core.sram.size()
+        self.untouched_since_checkpoint(t, i, at, off, len)
+    }
+
+    /// What [`Machine::read_in_past`] and [`Machine::write_in_past`] both
+    /// ask of core `i` and the SRAM bytes `[off, off + len)` an access from
+    /// the mesh reaches at `at`: the core ran ahead past `at` from a
+    /// checkpoint, the bytes are SRAM it has not written since, in a bank
+    /// it fetched no line from since, and its DMA engine is idle.
+    #[inline(always)]
+    fn untouched_since_checkpoint(&self, t: &Timed, i: usize, at: u64, off: u32, len: u32) -> bool {
+        let core = &self.cores[i];
+        t.agents[i].speculating
+            && core.stats.cycles > at
+            && off + len <= core.sram.size()
             && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
             && !core.sram.written_since_undo(off, len)
             && !core.dma.is_busy()
@@ -2020,9 +2031,7 @@ impl Machine {
             return false;
         };
         let core = &self.cores[i];
-        if !t.agents[i].speculating
-            || core.stats.cycles <= at
-            || t.agents[i].wait == Wait::Spin
+        if t.agents[i].wait == Wait::Spin
             || core.polling()
             || crate::timing::timers_on(core.state.config)
             || !matches!(access.kind, RemoteKind::Store(_))
@@ -2030,11 +2039,7 @@ impl Machine {
             return false;
         }
         let (off, len) = (access.addr & 0xF_FFFF, access.size.bytes());
-        off + len <= core.sram.size()
-            && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
-            && !core.sram.written_since_undo(off, len)
-            && !core.sram.read_since_undo(off, len)
-            && !core.dma.is_busy()
+        self.untouched_since_checkpoint(t, i, at, off, len) && !core.sram.read_since_undo(off, len)
     }
 
     /// Core `i`'s memory answers a read request from core `from` at `at`
