@@ -306,6 +306,14 @@ impl CodeMem {
         le_value(&self.bytes[o..o + len as usize])
     }
 
+    /// Reads as [`CodeMem::read`] does, without noting the read (the
+    /// machine looking, not the core or the mesh reading).
+    #[inline(always)]
+    pub fn peek(&self, off: u32, len: u32) -> u64 {
+        let o = off as usize;
+        le_value(&self.bytes[o..o + len as usize])
+    }
+
     /// Writes the low `len` bytes of `value` little-endian at `off`; true if
     /// the write changed decoded code (the epoch advanced). The caller has
     /// checked the range.

@@ -1969,22 +1969,25 @@ impl Machine {
     /// would without going back: the read gives the bytes as they were at
     /// `at`, and takes their SRAM bank in that cycle, which delays only a
     /// fetch from that bank looking at it then (a load or store is not
-    /// delayed, `Pipeline::memory`). So: a plain read (a TESTSET writes) of
-    /// SRAM (registers change as the core runs) none of whose bytes were
-    /// written since the checkpoint, in a bank no line was fetched from
-    /// since, while the core's DMA engine, which could write them, is
-    /// idle. The bank's use in `at` is still recorded, for fetches to
+    /// delayed, `Pipeline::memory`). So: a read of SRAM (registers change
+    /// as the core runs) none of whose bytes were written since the
+    /// checkpoint, in a bank no line was fetched from since, while the
+    /// core's DMA engine, which could write them, is idle. A plain read,
+    /// or a TESTSET that finds the word taken (not zero: it writes
+    /// nothing, as a loop waiting for a mutex another core holds finds
+    /// it). The bank's use in `at` is still recorded, for fetches to
     /// come, as it would have been.
     fn read_in_past(&self, t: &Timed, i: usize, at: u64, access: RemoteAccess) -> bool {
-        if !matches!(access.kind, RemoteKind::Load | RemoteKind::Fetch) {
-            return false;
-        }
         let (off, len) = match access.kind {
             // (The aligned line.)
             RemoteKind::Fetch => (access.addr & 0xF_FFF8, 8),
-            _ => (access.addr & 0xF_FFFF, access.size.bytes()),
+            RemoteKind::Load => (access.addr & 0xF_FFFF, access.size.bytes()),
+            RemoteKind::TestSet(_) => (access.addr & 0xF_FFFF, 4),
+            _ => return false,
         };
         self.untouched_since_checkpoint(t, i, at, off, len)
+            && (!matches!(access.kind, RemoteKind::TestSet(_))
+                || self.cores[i].sram.peek(off, len) != 0)
     }
 
     /// What [`Machine::read_in_past`] and [`Machine::write_in_past`] both

@@ -619,6 +619,26 @@ fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote
 }
 
 #[test]
+fn a_testset_reaching_a_core_that_ran_ahead_is_answered_where_it_stands_only_if_taken() {
+    // testset_past: three cores take a TESTSET lock whose word is in core
+    // (0,0)'s SRAM while (0,0) computes, folding the word into a checksum
+    // every 32nd iteration. A TESTSET that finds the word taken writes
+    // nothing and is answered where (0,0) stands (`Machine::read_in_past`);
+    // one that finds it free takes (0,0) back. Fast = strict; answering
+    // those where it stands too, fast mode printed "sum: 268012146" and
+    // "count: 872" (two cores held the lock at once). The figures are
+    // session 22's, fast and strict (main's before the change too).
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/testset_past.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for want in ["[32,8] sum: 1935353934", "[32,8] count: 900"] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("simulated cycles:     413152 "), "{stats}");
+}
+
+#[test]
 fn reads_of_a_core_that_ran_ahead_are_answered_without_going_back() {
     // (readers: the other 15 cores read a computing core's SRAM over the
     // mesh while it works: a word nothing writes, a counter it advances,
