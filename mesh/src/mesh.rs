@@ -1294,6 +1294,7 @@ impl Mesh {
     /// The eLink's transmit side starts a transaction of `bytes` at
     /// `addr` in tick `start` (waiting since `ready`): busy for its time,
     /// longer when it does not continue the previous one's addresses.
+    #[inline]
     fn transmit(&mut self, addr: u32, bytes: u8, start: u64, ready: u64) {
         let busy = if self.tx_next_addr == Some(addr) {
             self.k.tx

@@ -310,6 +310,7 @@ impl Mesh {
     }
 
     /// Nothing in flight and nothing pending: a packet meets no other.
+    #[inline]
     fn quiet(&self) -> bool {
         self.in_flight == 0
             && self.tx_count == 0
@@ -412,7 +413,7 @@ impl Mesh {
 
     /// A solo packet injected at cycle `t` arrives at tick `tick` (half
     /// cycles) at `to`: counted as delivered, the clock moved to its cycle.
-    #[inline]
+    #[inline(always)]
     fn solo_arrive(&mut self, t: Cycle, tick: u64, tag: u64, to: Dest, net: Net) -> Arrival {
         self.seq += 1;
         self.stats.totals.delivered[net.index()] += 1;

@@ -705,13 +705,15 @@ fn solo_block<const REC: bool>(
         for (j, e) in r.solo().iter().enumerate() {
             let issue = (b + e.issue) as u64;
             let mut busy = (b + e.busy).max(0) as u64;
-            let access = solo.block.access[j];
-            let (outcome, arrive) = solo.trip(
+            let (access, off) = (solo.block.access[j], solo.block.off[j]);
+            let (outcome, arrive) = solo.trip_to(
                 id,
                 &pipe.params,
                 &mut busy,
                 dram,
                 access,
+                off,
+                false,
                 issue,
                 limit,
                 margin,
@@ -804,9 +806,19 @@ fn solo_block<const REC: bool>(
                 (p.latency != 0).then_some((p.arrive as u64, p.latency))
             } else {
                 let mut busy = pipe.port.busy;
-                let access = solo.block.access[j];
-                let (outcome, arrive) =
-                    solo.trip(id, &pipe.params, &mut busy, dram, access, c1, limit, margin);
+                let (access, off) = (solo.block.access[j], solo.block.off[j]);
+                let (outcome, arrive) = solo.trip_to(
+                    id,
+                    &pipe.params,
+                    &mut busy,
+                    dram,
+                    access,
+                    off,
+                    false,
+                    c1,
+                    limit,
+                    margin,
+                );
                 pipe.port.busy = busy;
                 match outcome {
                     SoloOutcome::Answered(a) => Some((arrive, a.latency)),

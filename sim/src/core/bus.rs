@@ -510,6 +510,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             size,
             kind: RemoteKind::Load,
         };
+        b.off[b.n] = off;
         b.n += 1;
         self.solo_loaded = true;
         self.codes

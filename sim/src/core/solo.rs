@@ -98,21 +98,52 @@ impl SoloLoads {
         limit: u64,
         margin: u64,
     ) -> (Outcome, u64) {
+        match self.dram_load(access) {
+            Some(off) => self.trip_to(
+                id, params, busy, dram, access, off, true, issue, limit, margin,
+            ),
+            None => (Outcome::No, 0),
+        }
+    }
+
+    /// The offset in DRAM of a load `access` timed here (in a run lent
+    /// the network, a load from external memory through the eLink).
+    #[inline]
+    pub fn dram_load(&self, access: RemoteAccess) -> Option<u32> {
         if self.until == 0
             || access.kind != RemoteKind::Load
             || self.chip.contains(access.addr >> 20)
         {
-            return (Outcome::No, 0);
+            return None;
         }
         let off = crate::machine::dram_offset(self.chip, self.ext_base, self.ext_size, access.addr);
-        if off >= self.ext_size
-            || !matches!(
+        (off < self.ext_size
+            && matches!(
                 self.mesh.geometry().classify(access.addr),
                 Target::External(_)
-            )
-        {
-            return (Outcome::No, 0);
-        }
+            ))
+        .then_some(off)
+    }
+
+    /// [`SoloLoads::trip`] of a load found timed here, at DRAM offset
+    /// `off` ([`SoloLoads::dram_load`]); with `read` false, an answer's
+    /// value is left 0 (the bus of a block that answered the load has
+    /// read it: `InBlock`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn trip_to(
+        &mut self,
+        id: CoreId,
+        params: &Params,
+        busy: &mut u64,
+        dram: &CodeMem,
+        access: RemoteAccess,
+        off: u32,
+        read: bool,
+        issue: u64,
+        limit: u64,
+        margin: u64,
+    ) -> (Outcome, u64) {
         let (latency, extra) = (params.dram_latency, params.remote_read_extra);
         let b = self.bound;
         let last = issue
@@ -168,7 +199,7 @@ impl SoloLoads {
             }
             Round::Back { arrived, back, .. } => (arrived, back),
         };
-        let value = value();
+        let value = if read { value() } else { Ok(0) };
         self.loads += 1;
         let answer = Answer {
             addr: access.addr,
@@ -192,6 +223,10 @@ pub struct InBlock {
     /// Loads answered in the block so far.
     pub n: usize,
     pub access: [RemoteAccess; BLOCK_LOADS],
+    /// Their offsets in DRAM (the bus answers a load only on the terms
+    /// of [`SoloLoads::dram_load`], which finds them: the block's trips
+    /// do not classify the address again).
+    pub off: [u32; BLOCK_LOADS],
     /// The core's state before each of them (but its PC).
     pub snaps: [ArchState; BLOCK_LOADS],
     /// The first `npre` loads' trips already sent (a replay's check found
@@ -228,6 +263,7 @@ impl Default for InBlock {
         InBlock {
             n: 0,
             access: [none; BLOCK_LOADS],
+            off: [0; BLOCK_LOADS],
             snaps: std::array::from_fn(|_| ArchState::new()),
             pre: [Sent::default(); BLOCK_LOADS],
             npre: 0,
