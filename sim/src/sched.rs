@@ -2754,15 +2754,15 @@ impl Machine {
             return next;
         }
         let me = core.id.bits();
-        let chip = self.config.chip();
-        // A range of the core's own SRAM, and one in another core's.
+        // A range of the core's own SRAM, and one in another core's of
+        // the group (`send_in_past`).
         let local = |(lo, hi): (u32, u32)| {
             lo >> 20 == hi >> 20
                 && (lo >> 20 == 0 || lo >> 20 == me)
                 && core.sram.contains(lo & 0xF_FFFF, hi - lo + 1)
         };
         let other = |(lo, hi): (u32, u32)| {
-            lo >> 20 == hi >> 20 && lo >> 20 != 0 && lo >> 20 != me && chip.contains(lo >> 20)
+            lo >> 20 == hi >> 20 && lo >> 20 != 0 && lo >> 20 != me && self.group_core(lo >> 20)
         };
         let mut bound = u64::MAX;
         for ch in 0..2 {
@@ -2802,9 +2802,12 @@ impl Machine {
     /// since its checkpoint (so they are as they were at `now`; a write
     /// from the mesh made in the core's past, `write_in_past`, is made at
     /// its own cycle, before or after the move as in strict order), to
-    /// another core; it is not the last of its descriptor, no timer
-    /// counts mesh events, and stepping the engine (on a copy) raises
-    /// nothing (`send_bound`).
+    /// another core of the group; it is not the last of its descriptor,
+    /// no timer counts mesh events, and stepping the engine (on a copy)
+    /// raises nothing (`send_bound`). (A core outside the group runs only
+    /// up to what reaches it, so its fault is found in the others' past:
+    /// `stop_here` would take a core that ran past its sends back to its
+    /// checkpoint, short of where strict order leaves it.)
     fn send_in_past(&self, t: &Timed, i: usize, mv: &Move, now: u64) -> bool {
         let a = &t.agents[i];
         let core = &self.cores[i];
@@ -2825,7 +2828,7 @@ impl Machine {
             || core.sram.written_since_undo(off, size)
             || to == 0
             || to == me
-            || !self.config.chip().contains(to)
+            || !self.group_core(to)
             || mesh.mesh0 | mesh.mesh1 != 0
             || core.regs.resetcore != 0
         {
@@ -2834,6 +2837,14 @@ impl Machine {
         let mut e = core.dma.clone();
         e.commit(now, mv.channel as usize, MoveOutcome::Written, &core.sram)
             .is_none()
+    }
+
+    /// Whether the 12-bit core id `id` names a core of the group
+    /// (`send_in_past`).
+    fn group_core(&self, id: u32) -> bool {
+        self.config
+            .core_index(CoreId::from_bits(id))
+            .is_some_and(|k| self.in_group(k))
     }
 
     /// Core `i`, parked in a polling loop ([`Wait::Spin`]), runs up to
