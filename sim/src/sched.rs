@@ -55,7 +55,10 @@
 //!   it changed since (`Machine::read_in_past`): that is answered from
 //!   where the core stands; and for a plain write into a page of its SRAM
 //!   it neither read nor wrote since (`Machine::write_in_past`): that is
-//!   made where the core stands, kept by a later roll-back. The `strict` switch,
+//!   made where the core stands, kept by a later roll-back; and for its
+//!   DMA engine's move sending an element of its SRAM to another core
+//!   from bytes it did not write since (`Machine::send_in_past`): that
+//!   is made where the core stands too. The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
 //!   prove all this gives the same results (sim/tests/multicore.rs,
 //!   sim/tests/wires.rs).
@@ -128,6 +131,11 @@ const MAX_WINDOW: u64 = 1 << 16;
 /// Cycles a core whose window shrank below [`MIN_WINDOW`] runs in safe
 /// steps only before it runs ahead again.
 const CALM: u64 = 1 << 10;
+
+/// Cycles a core whose run past its DMA engine's sends went back for a
+/// write from the mesh runs only up to the engine's next move
+/// (`Machine::send_bound`).
+const SENDS_CALM: u64 = 4096;
 
 /// Cycles after it polled its DMA registers in a run past its engine's
 /// next move before a core runs so again (`Machine::dma_bound`).
@@ -253,6 +261,14 @@ struct Agent {
     /// and runs only up to the engine's next move until
     /// [`DMA_POLL_QUIET`] cycles later.
     dma_polled: u64,
+    /// Its run ahead is detached from its DMA engine (`Core::dma_detached`)
+    /// and may pass the engine's moves that send an element of its SRAM
+    /// to another core (`Machine::send_bound`), each made where the core
+    /// stands if it is exact (`Machine::send_in_past`).
+    sends_past: bool,
+    /// A run past its engine's sends went back for a write from the mesh
+    /// (into a page it read): it runs past them again from this cycle.
+    sends_calm: u64,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -405,6 +421,8 @@ impl Timed {
             multicast_next: 0,
             calm: None,
             dma_polled: 0,
+            sends_past: false,
+            sends_calm: 0,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -1079,7 +1097,13 @@ impl Machine {
                         if let Some(b) = arriving {
                             hard = hard.min(b);
                         }
-                        hard = hard.min(dma_i.saturating_add(1));
+                        // (Past a move only if the safe horizon is not:
+                        // `dma_bound` found reads of external memory.)
+                        hard = if horizon > dma_i.saturating_add(1) {
+                            hard.min(dma_i.saturating_add(1))
+                        } else {
+                            hard.min(self.send_bound(t, i, dma_i))
+                        };
                         // The first cycle a read other than this core's
                         // fetches could reach external memory: until then
                         // the core times its fetches from DRAM itself.
@@ -1888,8 +1912,14 @@ impl Machine {
             && t.agents[i].speculating
             && self.cores[i].stats.cycles > at
             && self.write_in_past(t, i, at, d);
+        let sends_past = t.agents[i].sends_past && t.agents[i].speculating;
         if !past && !write_past && !self.settle_speculation(t, i, at) {
             // Rolled back before `at`: the core runs up to it first.
+            if sends_past {
+                // (It runs past its engine's sends again only later.)
+                let a = &mut t.agents[i];
+                a.sends_calm = self.cores[i].stats.cycles.saturating_add(SENDS_CALM);
+            }
             return None;
         }
         let (at, d) = t.agents[i].inbox.pop_front()?;
@@ -1972,11 +2002,12 @@ impl Machine {
     /// delayed, `Pipeline::memory`). So: a read of SRAM (registers change
     /// as the core runs) none of whose bytes were written since the
     /// checkpoint, in a bank no line was fetched from since, while the
-    /// core's DMA engine, which could write them, is idle. A plain read,
-    /// or a TESTSET that finds the word taken (not zero: it writes
-    /// nothing, as a loop waiting for a mutex another core holds finds
-    /// it). The bank's use in `at` is still recorded, for fetches to
-    /// come, as it would have been.
+    /// core's DMA engine, which could write them, is idle (or only sends:
+    /// `untouched_since_checkpoint`). A plain read, or a TESTSET that
+    /// finds the word taken (not zero: it writes nothing, as a loop
+    /// waiting for a mutex another core holds finds it). The bank's use
+    /// in `at` is still recorded, for fetches to come, as it would have
+    /// been.
     fn read_in_past(&self, t: &Timed, i: usize, at: u64, access: RemoteAccess) -> bool {
         let (off, len) = match access.kind {
             // (The aligned line.)
@@ -1994,7 +2025,11 @@ impl Machine {
     /// ask of core `i` and the SRAM bytes `[off, off + len)` an access from
     /// the mesh reaches at `at`: the core ran ahead past `at` from a
     /// checkpoint, the bytes are SRAM it has not written since, in a bank
-    /// it fetched no line from since, and its DMA engine is idle.
+    /// it fetched no line from since, and its DMA engine is idle, or the
+    /// run is one past its sends (`Agent::sends_past`): each move the
+    /// core ran past only read its SRAM, at the move's own cycle, in the
+    /// machine's order with the access (and one that would do more takes
+    /// the core back when it comes).
     #[inline(always)]
     fn untouched_since_checkpoint(&self, t: &Timed, i: usize, at: u64, off: u32, len: u32) -> bool {
         let core = &self.cores[i];
@@ -2003,7 +2038,7 @@ impl Machine {
             && off + len <= core.sram.size()
             && core.pipe.fetched & 1 << Pipeline::bank(off) == 0
             && !core.sram.written_since_undo(off, len)
-            && !core.dma.is_busy()
+            && (!core.dma.is_busy() || t.agents[i].sends_past)
     }
 
     /// Whether core `i`, which ran ahead past `at`, takes `d`, a write
@@ -2016,7 +2051,9 @@ impl Machine {
     /// line was fetched from since (its use of the bank in `at` delays
     /// only a fetch then; the code decoded there is dropped as the write
     /// is made), while the core's DMA engine, which could read or write
-    /// the bytes, is idle and no timer counts (mesh events, or anything:
+    /// the bytes, is idle (or only sends, each move reading them at its
+    /// own cycle, before or after the write as in strict order:
+    /// `untouched_since_checkpoint`) and no timer counts (mesh events, or anything:
     /// a loop polling with CTIMER counting the clock is better taken back
     /// and parked, as is one found in its fixed point; a parked core has
     /// `Core::spin_quiet_write`). The core then goes on from where it
@@ -2340,6 +2377,7 @@ impl Machine {
             && window >= MIN_WINDOW
             && horizon < hard
             && horizon.saturating_sub(start) < window;
+        let spec_to = hard.min(start.saturating_add(window));
         // A loop polling local memory is done in closed form, not in
         // strict order (which proves it exact) nor traced; and stops the
         // core for good when only other cores bound its horizon (its own
@@ -2348,8 +2386,10 @@ impl Machine {
         // move and the next ones to be made after it: what the engine's
         // registers read changes within the run, so a loop polling them is
         // not skipped, and writes of the registers that change what the
-        // moves do wait for them (`Core::dma_detached`).
-        let detached = horizon > t.regs_until;
+        // moves do wait for them (`Core::dma_detached`). So does a run
+        // ahead past it, over moves that only send an element of its SRAM
+        // to another core (`send_bound`).
+        let detached = if ahead { spec_to } else { horizon } > t.regs_until;
         self.cores[i].dma_detached = detached;
         let skip = !t.strict && self.trace.is_none() && !detached;
         if !skip {
@@ -2370,9 +2410,11 @@ impl Machine {
         if ahead {
             t.solo_until = 0;
         }
-        let spec_to = hard.min(start.saturating_add(window));
-        // (Only a core answered at a remote read may be at a poll's stop.)
-        if self.cores[i].answer.is_some() && self.poll_turn(t, i, horizon, ahead.then_some(spec_to))
+        t.agents[i].sends_past = false;
+        // (Only a core answered at a remote read may be at a poll's stop;
+        // its loop's run is not detached from its DMA engine.)
+        let poll_to = spec_to.min(t.regs_until);
+        if self.cores[i].answer.is_some() && self.poll_turn(t, i, horizon, ahead.then_some(poll_to))
         {
             self.cores[i].pipe.port.free_until = 0;
             return None;
@@ -2387,6 +2429,7 @@ impl Machine {
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
         t.agents[i].speculating = true;
         t.agents[i].spec_limit = spec_to;
+        t.agents[i].sends_past = detached;
         let exit = self.run_core_raw(t, i, spec_to);
         let end = self.cores[i].stats.cycles;
         match exit {
@@ -2421,12 +2464,28 @@ impl Machine {
     /// (A refused or faulting move changes nothing before that.)
     fn dma_cycle(&mut self, t: &mut Timed, i: usize, now: u64, parked: bool) -> Option<StopReason> {
         t.touched[i] += 1;
-        // The core's own instructions in this cycle come first.
-        if !self.settle_speculation(t, i, now + 1) {
+        // The core's own instructions in this cycle come first (or ran
+        // already, and the move is made where the core stands:
+        // `send_in_past`).
+        let a = &t.agents[i];
+        let past = !parked
+            && a.sends_past
+            && a.speculating
+            && self.cores[i].stats.cycles > now.saturating_add(1)
+            && (self.cores[i].dma.peek(now)).is_some_and(|mv| self.send_in_past(t, i, &mv, now));
+        if !past && !self.settle_speculation(t, i, now + 1) {
             return None;
         }
         t.agents[i].dma_retry = None;
+        let mut first = true;
         while let Some(mv) = self.cores[i].dma.peek(now) {
+            if past && !std::mem::take(&mut first) && !self.send_in_past(t, i, &mv, now) {
+                // (Another move in the same cycle: the core runs up to it
+                // first.)
+                self.roll_back(t, i);
+                t.agents[i].dma_retry = Some(now);
+                return None;
+            }
             let ch = mv.channel as usize;
             let size = size_of(mv.size);
             let me = self.cores[i].id;
@@ -2551,7 +2610,15 @@ impl Machine {
                         // The engine's path into the mesh is busy.
                         t.agents[i].dma_retry = Some(now + core.pipe.params.dma_mesh_interval);
                     }
-                    core.dma.commit(now, ch, o, &core.sram)
+                    let effect = core.dma.commit(now, ch, o, &core.sram);
+                    if past {
+                        // (Made in the machine's order: a roll-back keeps
+                        // it.)
+                        if let Some(cp) = t.agents[i].checkpoint.as_deref_mut() {
+                            cp.keep_dma(&core.dma);
+                        }
+                    }
+                    effect
                 }
                 // Refused: the network is busy; the same move next cycle.
                 Err(None) => {
@@ -2560,6 +2627,13 @@ impl Machine {
                 }
                 Err(Some(_)) if parked && t.agents[i].wait == Wait::Spin => {
                     return self.unpark_for_dma(t, i, now);
+                }
+                Err(Some(_)) if past => {
+                    // (The fault changes what the core sees: it runs up
+                    // to the move first.)
+                    self.roll_back(t, i);
+                    t.agents[i].dma_retry = Some(now);
+                    return None;
                 }
                 Err(Some(addr)) => core.dma.fault(ch, addr),
             };
@@ -2641,6 +2715,136 @@ impl Machine {
             bound = bound.min(dma_i.saturating_add(plain * interval).saturating_add(1));
         }
         bound.max(next)
+    }
+
+    /// How far core `i` may run ahead of its safe horizon (from a
+    /// checkpoint) past its DMA engine's next move at `dma_i`: `dma_i + 1`
+    /// (the core's instructions of a cycle come before its engine's move),
+    /// unless every move up to the bound only sends an element of the
+    /// core's SRAM to another core's (`Dma::stretch`'s plain moves: a
+    /// posted write into the mesh). Such a move changes only the engine's
+    /// counters and addresses, which the core reads through the machine
+    /// in such a run (`Core::dma_detached`), raises no interrupt, ticks
+    /// no timer while MESHCONFIG counts no mesh event (its writes wait
+    /// for the moves in such a run), takes no SRAM bank from the core
+    /// (the model charges the core for none of its engine's accesses);
+    /// and reads bytes the core may store into while running past it:
+    /// it is made where the core stands only if the core did not write
+    /// them since its checkpoint, else the core goes back
+    /// (`Machine::send_in_past`). What the element does at the other
+    /// core reaches this one, if at all, as any packet does: a core that
+    /// ran past its arrival goes back. One move per `dma_mesh_interval`
+    /// at most: the engine's path into the mesh. Not in strict order nor
+    /// traced, nor while the core polls its DMA registers, nor once it
+    /// has written RESETCORE's 1.
+    fn send_bound(&self, t: &Timed, i: usize, dma_i: u64) -> u64 {
+        let next = dma_i.saturating_add(1);
+        let core = &self.cores[i];
+        let interval = core.pipe.params.dma_mesh_interval;
+        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        if dma_i == u64::MAX
+            || t.strict
+            || self.trace.is_some()
+            || interval == 0
+            || mesh.mesh0 | mesh.mesh1 != 0
+            || core.regs.resetcore != 0
+            || core.stats.cycles < t.agents[i].dma_polled.saturating_add(DMA_POLL_QUIET)
+            || core.stats.cycles < t.agents[i].sends_calm
+        {
+            return next;
+        }
+        let me = core.id.bits();
+        // A range of the core's own SRAM, and one in another core's of
+        // the group (`send_in_past`).
+        let local = |(lo, hi): (u32, u32)| {
+            lo >> 20 == hi >> 20
+                && (lo >> 20 == 0 || lo >> 20 == me)
+                && core.sram.contains(lo & 0xF_FFFF, hi - lo + 1)
+        };
+        let other = |(lo, hi): (u32, u32)| {
+            lo >> 20 == hi >> 20 && lo >> 20 != 0 && lo >> 20 != me && self.group_core(lo >> 20)
+        };
+        let mut bound = u64::MAX;
+        for ch in 0..2 {
+            // (Its addresses first: most channels that move send nothing.)
+            let at = |reg: u32| core.dma.read_reg(ch as u32 * 0x20 + reg) >> 20;
+            let (from, to) = (at(0x0C), at(0x10));
+            if (from != 0 && from != me) || to == 0 || to == me {
+                if core.dma.state(ch) == epsim_dma::DmaState::Idle {
+                    continue;
+                }
+                return next;
+            }
+            let Some(run) = core.dma.stretch(ch) else {
+                continue;
+            };
+            let plain = if run.plain > 0 && local(run.src) && other(run.dst) {
+                u64::from(run.plain)
+            } else {
+                0
+            };
+            // Its first move that is not plain comes after its plain
+            // moves, each at least `interval` after the engine's last.
+            bound = bound.min(dma_i.saturating_add(plain * interval).saturating_add(1));
+        }
+        if bound == u64::MAX {
+            next
+        } else {
+            bound.max(next)
+        }
+    }
+
+    /// Whether move `mv` of core `i`'s DMA engine at `now`, which core `i`
+    /// ran ahead past in a run detached from its engine
+    /// (`Agent::sends_past`), is made where the core stands, as strict
+    /// order makes it after the core's instructions of `now`: it sends
+    /// an element of the core's SRAM, none of whose bytes the core wrote
+    /// since its checkpoint (so they are as they were at `now`; a write
+    /// from the mesh made in the core's past, `write_in_past`, is made at
+    /// its own cycle, before or after the move as in strict order), to
+    /// another core of the group; it is not the last of its descriptor,
+    /// no timer counts mesh events, and stepping the engine (on a copy)
+    /// raises nothing (`send_bound`). (A core outside the group runs only
+    /// up to what reaches it, so its fault is found in the others' past:
+    /// `stop_here` would take a core that ran past its sends back to its
+    /// checkpoint, short of where strict order leaves it.)
+    fn send_in_past(&self, t: &Timed, i: usize, mv: &Move, now: u64) -> bool {
+        let a = &t.agents[i];
+        let core = &self.cores[i];
+        if !(a.speculating && a.sends_past && core.stats.cycles > now.saturating_add(1)) {
+            return false;
+        }
+        let Source::Mem(src) = mv.src else {
+            return false;
+        };
+        let me = core.id.bits();
+        let (off, size) = (src & 0xF_FFFF, u32::from(mv.size));
+        let to = mv.dst >> 20;
+        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        if mv.last
+            || mv.message
+            || (src >> 20 != 0 && src >> 20 != me)
+            || !core.sram.contains(off, size)
+            || core.sram.written_since_undo(off, size)
+            || to == 0
+            || to == me
+            || !self.group_core(to)
+            || mesh.mesh0 | mesh.mesh1 != 0
+            || core.regs.resetcore != 0
+        {
+            return false;
+        }
+        let mut e = core.dma.clone();
+        e.commit(now, mv.channel as usize, MoveOutcome::Written, &core.sram)
+            .is_none()
+    }
+
+    /// Whether the 12-bit core id `id` names a core of the group
+    /// (`send_in_past`).
+    fn group_core(&self, id: u32) -> bool {
+        self.config
+            .core_index(CoreId::from_bits(id))
+            .is_some_and(|k| self.in_group(k))
     }
 
     /// Core `i`, parked in a polling loop ([`Wait::Spin`]), runs up to

@@ -584,6 +584,44 @@ fn dma_programs_run_ahead_exactly_as_in_strict_order() {
 }
 
 #[test]
+fn a_dma_send_a_core_ran_past_reads_its_source_as_of_the_move() {
+    // send_over: each core's DMA engine sends a block of its SRAM to the
+    // next core while the core rewrites the block from its far end. A
+    // core running ahead past its engine's sends (`Machine::send_bound`)
+    // goes back when it wrote the bytes a send reads since its checkpoint
+    // (`Machine::send_in_past`). Fast = strict = main 16ccd85 (before the
+    // runs past sends); without that check fast mode printed "checksum:
+    // 875084140" and ended 12 cycles late.
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/send_over.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("[32,8] checksum: 682666496"), "{out}");
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("simulated cycles:     94786 "), "{stats}");
+}
+
+#[test]
+fn a_core_does_not_run_past_its_dma_sends_to_a_core_outside_the_group() {
+    // dma_compute alone (1x1): core (32,8)'s engine sends its block to
+    // (32,9), outside the group, which runs only up to each element that
+    // reaches it, from zeroed SRAM into the block, and faults there (at
+    // its cycle 28141) once round 2's first element reaches it at 204764:
+    // a fault found in the past of (32,8), which stays where it stands.
+    // Had (32,8) run ahead past its sends (`Machine::send_in_past`), it
+    // went back to its checkpoint instead: fast mode retired 132367
+    // instructions against strict's 132374. Fast = strict = main f2d2ba1.
+    let o = same_as_strict(&["../firmware/multi/dma_compute.elf"]);
+    assert_eq!(o.status.code(), Some(125));
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("instructions retired: 132374\n"), "{stats}");
+    assert!(stats.contains("simulated cycles:     204764 "), "{stats}");
+    assert!(
+        stats.contains("guest fault: core (32,9) 0x809 at pc 0x00006008"),
+        "{stats}"
+    );
+}
+
+#[test]
 fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote_the_page() {
     // land_ahead: core (0,1) stores counts into a word of core (0,0)'s
     // SRAM while (0,0), running ahead, folds first a word of another page

@@ -393,9 +393,10 @@ fn run(
         let several = m.group().count() > 1;
         if several && mode == Mode::Timed {
             eprintln!(
-                "epsim: run-aheads rolled back: {} (polls' runs done at once: {})",
+                "epsim: run-aheads rolled back: {} (polls' runs done at once: {}; core turns: {})",
                 m.rollbacks(),
-                m.poll_repeats()
+                m.poll_repeats(),
+                m.core_turns()
             );
         }
         for core in m.group() {

@@ -197,7 +197,9 @@ pub struct Core {
     /// Timed mode: this run goes on past the next move of the core's DMA
     /// engine, made later in the machine's order (every move up to the
     /// run's end only sends a read of external memory: `sched.rs`,
-    /// `Machine::dma_bound`), so a write of MESHCONFIG or RESETCORE, which
+    /// `Machine::dma_bound`; or, running ahead from a checkpoint, only
+    /// sends an element of its SRAM to another core:
+    /// `Machine::send_bound`), so a write of MESHCONFIG or RESETCORE, which
     /// changes what such a move does to the core, goes to the machine
     /// first, as one of the DMA registers would (set by the scheduler for
     /// each run).
@@ -711,6 +713,13 @@ impl Checkpoint {
     /// The cycle it was taken at.
     pub fn cycle(&self) -> u64 {
         self.stats.cycles
+    }
+
+    /// The DMA engine a roll-back gives the core back becomes `dma`: its
+    /// moves made since the checkpoint, in the machine's order, are final
+    /// (`Machine::send_in_past`).
+    pub fn keep_dma(&mut self, dma: &Dma) {
+        self.dma.clone_from(dma);
     }
 }
 
