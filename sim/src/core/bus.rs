@@ -490,17 +490,25 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
     fn solo_answer(&mut self, s: &ArchState, addr: u32, size: Size) -> Option<u64> {
         let solo = self.solo.as_deref_mut()?;
         let len = size.bytes();
-        if self.answer.is_some() || solo.block.n == BLOCK_LOADS || self.chip.contains(addr >> 20) {
+        if self.answer.is_some() || solo.block.n == BLOCK_LOADS {
             return None;
         }
+        // (Whether the network takes `addr` to external memory depends on
+        // its 1-MB page only: the last page found so is known.)
+        let page = addr >> 20;
+        if page != solo.block.ext_page {
+            if self.chip.contains(page)
+                || !matches!(
+                    solo.mesh.geometry().classify(addr),
+                    epsim_mesh::Target::External(_)
+                )
+            {
+                return None;
+            }
+            solo.block.ext_page = page;
+        }
         let off = crate::machine::dram_offset(self.chip, self.ext_base, solo.ext_size, addr);
-        if off >= solo.ext_size
-            || !self.dram.contains(off, len)
-            || !matches!(
-                solo.mesh.geometry().classify(addr),
-                epsim_mesh::Target::External(_)
-            )
-        {
+        if off >= solo.ext_size || !self.dram.contains(off, len) {
             return None;
         }
         let b = &mut solo.block;

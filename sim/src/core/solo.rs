@@ -234,6 +234,10 @@ pub struct InBlock {
     /// detailed model takes them as they are.
     pub pre: [Sent; BLOCK_LOADS],
     pub npre: usize,
+    /// The 1-MB page (address >> 20) of the last load answered in a
+    /// block: off the chip, and routed to external memory by the network
+    /// (whose geometry a machine keeps), as any address of that page.
+    pub ext_page: u32,
 }
 
 /// At most this many loads from DRAM answered in one block.
@@ -267,6 +271,7 @@ impl Default for InBlock {
             snaps: std::array::from_fn(|_| ArchState::new()),
             pre: [Sent::default(); BLOCK_LOADS],
             npre: 0,
+            ext_page: u32::MAX,
         }
     }
 }
