@@ -2650,6 +2650,23 @@ impl Machine {
 }
 
 impl Machine {
+    /// Whether core `i` may run past its DMA engine's next move at `dma_i`
+    /// at all (`dma_bound`, `send_bound`): not in strict order nor traced,
+    /// not while the engine's path into the mesh is unmodelled
+    /// (`dma_mesh_interval` 0), a timer counts mesh events, the core has
+    /// written RESETCORE's 1 or polled its DMA registers lately.
+    fn may_pass_moves(&self, t: &Timed, i: usize, dma_i: u64) -> bool {
+        let core = &self.cores[i];
+        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        dma_i != u64::MAX
+            && !t.strict
+            && self.trace.is_none()
+            && core.pipe.params.dma_mesh_interval != 0
+            && mesh.mesh0 | mesh.mesh1 == 0
+            && core.regs.resetcore == 0
+            && core.stats.cycles >= t.agents[i].dma_polled.saturating_add(DMA_POLL_QUIET)
+    }
+
     /// The first cycle core `i`'s DMA engine, whose next move is at
     /// `dma_i`, could change anything the core sees: the core's run may
     /// reach it, the engine's moves before it made later in the
@@ -2670,19 +2687,9 @@ impl Machine {
         let next = dma_i.saturating_add(1);
         let core = &self.cores[i];
         let interval = core.pipe.params.dma_mesh_interval;
-        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
-        if dma_i == u64::MAX
-            || t.strict
-            || self.trace.is_some()
-            || t.dram_trip[i] == 0
-            || interval == 0
-            || mesh.mesh0 | mesh.mesh1 != 0
-            || core.regs.resetcore != 0
-            || core.stats.cycles < t.agents[i].dma_polled.saturating_add(DMA_POLL_QUIET)
-        {
+        if !self.may_pass_moves(t, i, dma_i) || t.dram_trip[i] == 0 {
             return next;
         }
-        let me = core.id.bits();
         let chip = self.config.chip();
         let (base, size) = (self.config.ext_base, self.config.ext_size);
         // A range of external memory (not a core's window), and one of
@@ -2695,24 +2702,13 @@ impl Machine {
                 && dram_offset(chip, base, size, hi) < size
                 && dram_offset(chip, base, size, hi) - dram_offset(chip, base, size, lo) == hi - lo
         };
-        let local = |(lo, hi): (u32, u32)| {
-            lo >> 20 == hi >> 20
-                && (lo >> 20 == 0 || lo >> 20 == me)
-                && core.sram.contains(lo & 0xF_FFFF, hi - lo + 1)
-        };
         let mut bound = dma_i.saturating_add(t.dram_trip[i]);
         for ch in 0..2 {
-            let Some(run) = core.dma.stretch(ch) else {
-                continue;
-            };
-            let plain = if run.plain > 0 && external(run.src) && local(run.dst) {
-                u64::from(run.plain)
-            } else {
-                0
-            };
-            // Its first move that is not plain comes after its plain
-            // moves, each at least `interval` after the engine's last.
-            bound = bound.min(dma_i.saturating_add(plain * interval).saturating_add(1));
+            if let Some(b) = plain_end(core, ch, dma_i, interval, |src, dst| {
+                external(src) && in_own_sram(core, dst)
+            }) {
+                bound = bound.min(b);
+            }
         }
         bound.max(next)
     }
@@ -2741,26 +2737,11 @@ impl Machine {
         let next = dma_i.saturating_add(1);
         let core = &self.cores[i];
         let interval = core.pipe.params.dma_mesh_interval;
-        let mesh = crate::timing::mesh_events(core.regs.meshconfig, 1);
-        if dma_i == u64::MAX
-            || t.strict
-            || self.trace.is_some()
-            || interval == 0
-            || mesh.mesh0 | mesh.mesh1 != 0
-            || core.regs.resetcore != 0
-            || core.stats.cycles < t.agents[i].dma_polled.saturating_add(DMA_POLL_QUIET)
-            || core.stats.cycles < t.agents[i].sends_calm
-        {
+        if !self.may_pass_moves(t, i, dma_i) || core.stats.cycles < t.agents[i].sends_calm {
             return next;
         }
         let me = core.id.bits();
-        // A range of the core's own SRAM, and one in another core's of
-        // the group (`send_in_past`).
-        let local = |(lo, hi): (u32, u32)| {
-            lo >> 20 == hi >> 20
-                && (lo >> 20 == 0 || lo >> 20 == me)
-                && core.sram.contains(lo & 0xF_FFFF, hi - lo + 1)
-        };
+        // A range in another core's SRAM of the group (`send_in_past`).
         let other = |(lo, hi): (u32, u32)| {
             lo >> 20 == hi >> 20 && lo >> 20 != 0 && lo >> 20 != me && self.group_core(lo >> 20)
         };
@@ -2775,17 +2756,11 @@ impl Machine {
                 }
                 return next;
             }
-            let Some(run) = core.dma.stretch(ch) else {
-                continue;
-            };
-            let plain = if run.plain > 0 && local(run.src) && other(run.dst) {
-                u64::from(run.plain)
-            } else {
-                0
-            };
-            // Its first move that is not plain comes after its plain
-            // moves, each at least `interval` after the engine's last.
-            bound = bound.min(dma_i.saturating_add(plain * interval).saturating_add(1));
+            if let Some(b) = plain_end(core, ch, dma_i, interval, |src, dst| {
+                in_own_sram(core, src) && other(dst)
+            }) {
+                bound = bound.min(b);
+            }
         }
         if bound == u64::MAX {
             next
@@ -2921,6 +2896,37 @@ impl Machine {
             e.read_returned(at, ch as usize, sram)
         })
     }
+}
+
+/// Whether the 32-bit range `(lo, hi)` (both ends included) lies in
+/// `core`'s own SRAM, by its local or its global address (`dma_bound`,
+/// `send_bound`).
+fn in_own_sram(core: &crate::core::Core, (lo, hi): (u32, u32)) -> bool {
+    let me = core.id.bits();
+    lo >> 20 == hi >> 20
+        && (lo >> 20 == 0 || lo >> 20 == me)
+        && core.sram.contains(lo & 0xF_FFFF, hi - lo + 1)
+}
+
+/// The cycle after the last of the plain moves (`Dma::stretch`) channel
+/// `ch` of `core`'s engine makes from `dma_i` on, if the channel has a
+/// stretch: its first move that is not plain comes after them, each at
+/// least `interval` after the engine's last. Its moves count as plain
+/// only if `ok(src, dst)` holds of their ranges.
+fn plain_end(
+    core: &crate::core::Core,
+    ch: usize,
+    dma_i: u64,
+    interval: u64,
+    ok: impl Fn((u32, u32), (u32, u32)) -> bool,
+) -> Option<u64> {
+    let run = core.dma.stretch(ch)?;
+    let plain = if run.plain > 0 && ok(run.src, run.dst) {
+        u64::from(run.plain)
+    } else {
+        0
+    };
+    Some(dma_i.saturating_add(plain * interval).saturating_add(1))
 }
 
 /// Whether a DMA step of `core`, parked in a polling loop, leaves what the
