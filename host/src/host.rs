@@ -27,7 +27,15 @@
 //! * **When a host access takes effect**: at the host's clock, between
 //!   slices; cores that were asleep or halted are brought up to that time
 //!   first, and timed mode's run-ahead is ended so that no roll-back can
-//!   undo the access.
+//!   undo the access. In timed mode a core may run ahead past the host's
+//!   clock between calls, from a checkpoint (`Machine::run_past_limit`;
+//!   `EPSIM_RUN_PAST=off` turns it off): an access to external memory
+//!   leaves it there (nothing a core does ahead reaches external memory),
+//!   a read of a core's SRAM too unless that core wrote a page of the
+//!   bytes since its checkpoint, and anything else (a register, a write
+//!   into SRAM, a look at the machine) first takes every such core back
+//!   and runs it up to the host's clock. The host sees what strict cycle
+//!   order gives either way.
 //! * **Loading** follows e-loader (stack.md §2.4): each core of the group
 //!   is reset (registers as at power-up, DMA stopped), its SRAM cleared,
 //!   the program's segments copied, then the e-lib configuration words
@@ -392,6 +400,10 @@ impl Host {
         // A host polling the chip runs it in short runs: the cores that
         // spin are left parked between them (`Inner::look` settles them).
         machine.keep_parked = true;
+        // And a core computing meanwhile may run ahead past the host's
+        // clock (README "Host access costs"; `EPSIM_RUN_PAST=off` turns it
+        // off, for comparison: the results are the same).
+        machine.run_past_limit = run_past_from_env().map_err(HostError::Setup)?;
         let dram = machine.dram.host_ptr();
         let inner = Arc::new(Inner {
             sim: Mutex::new(Sim {
@@ -717,7 +729,7 @@ impl Host {
         self.check_sram(off, buf.len())?;
         // (The cores left parked stay so: none writes its SRAM.)
         let mut g = self.inner.lock_dram();
-        g.machine.end_run_ahead_to_read();
+        g.machine.end_run_ahead_to_read(i, off, buf.len() as u32);
         g.bring_up(i);
         buf.copy_from_slice(g.machine.cores[i].sram.read_bytes(off, buf.len() as u32));
         g.record("read", Some(i), off, buf.len() as u64);
@@ -990,6 +1002,18 @@ impl Drop for Host {
                 format_args!("epsim: the trace could not be written: {e}"),
             );
         }
+    }
+}
+
+/// `EPSIM_RUN_PAST` (`on`, the default, or `off`): whether cores may run
+/// ahead past the host's clock (`Machine::run_past_limit`).
+fn run_past_from_env() -> Result<bool, String> {
+    match std::env::var("EPSIM_RUN_PAST").ok().as_deref() {
+        None | Some("") | Some("on") => Ok(true),
+        Some("off") => Ok(false),
+        Some(other) => Err(format!(
+            "EPSIM_RUN_PAST={other:?}: expected \"on\" (the default) or \"off\""
+        )),
     }
 }
 

@@ -257,6 +257,19 @@ pub struct Machine {
     /// machine other than through its external memory (libe-hal does, for
     /// a host polling the chip; off by default).
     pub keep_parked: bool,
+    /// Timed mode: in a run that ends at a cycle limit, a core may run
+    /// ahead past the limit from a checkpoint (as it runs ahead of its
+    /// safe horizon, within its window), so that a host whose calls each
+    /// run the chip a few cycles further does not cut every core's run
+    /// into slices that short. The run ends when every agent has acted
+    /// before the limit, with such cores left where they stand; the
+    /// machine at the limit is the one strict order gives, to whoever
+    /// looks at it through [`Machine::settle_parked`] or
+    /// [`Machine::end_run_ahead`] (the cores past it go back and run up to
+    /// it) or reads external memory (nothing a core does ahead reaches
+    /// it), or reads SRAM through [`Machine::end_run_ahead_to_read`].
+    /// Whoever sets it keeps to that (libe-hal does; off by default).
+    pub run_past_limit: bool,
 }
 
 impl Machine {
@@ -287,6 +300,7 @@ impl Machine {
             strict: false,
             turn: None,
             keep_parked: false,
+            run_past_limit: false,
             config,
         })
     }
@@ -472,6 +486,7 @@ impl Machine {
             // run must see them there.)
             let settled = if watch.is_some() || self.strict || self.trace.is_some() {
                 self.settle_parked_in(&mut t)
+                    .or_else(|| self.settle_ahead_in(&mut t, None))
             } else {
                 None
             };
@@ -480,6 +495,12 @@ impl Machine {
                 Some(stop) => stop,
                 None => self.schedule_timed(&mut t, limit, watch),
             };
+            if self.run_past_limit
+                && matches!(stop, StopReason::CycleLimit { .. })
+                && self.any_ran_past(&t, limit)
+            {
+                t.ended_ahead += 1;
+            }
             self.timed = Some(t);
             stop
         } else {
@@ -1010,42 +1031,70 @@ impl Machine {
     pub fn end_run_ahead(&mut self) {
         if let Some(mut t) = self.timed.take() {
             self.settle_parked_in(&mut t);
+            self.settle_ahead_in(&mut t, None);
             self.commit_all(&mut t);
             self.timed = Some(t);
         }
     }
 
-    /// As [`Machine::end_run_ahead`], before the host reads a core's SRAM
-    /// between runs: the cores the last run left parked
-    /// ([`Machine::keep_parked`]) stay so, unless one of them ran ahead
-    /// past it (a polling loop writes nothing to SRAM, and every write
-    /// into it before the run's end was made in the run).
-    pub fn end_run_ahead_to_read(&mut self) {
+    /// As [`Machine::end_run_ahead`], before the host reads `len` bytes of
+    /// core `i`'s SRAM at `off` between runs: the cores the last run left
+    /// parked ([`Machine::keep_parked`]) stay so, unless one of them ran
+    /// ahead past it (a polling loop writes nothing to SRAM, and every
+    /// write into it before the run's end was made in the run); the cores
+    /// that ran ahead past the run's end ([`Machine::run_past_limit`])
+    /// stay so too, but core `i` if it wrote any page of the bytes since
+    /// its checkpoint: it goes back and runs up to the end. (Every other
+    /// write of them, by the mesh or its DMA engine, was made in the run,
+    /// in its cycle.)
+    pub fn end_run_ahead_to_read(&mut self, i: usize, off: u32, len: u32) {
         if let Some(mut t) = self.timed.take() {
             if self.parked_past(&t) {
                 self.settle_parked_in(&mut t);
             }
-            self.commit_all(&mut t);
+            if self.ran_past(&t, i) {
+                if self.cores[i].sram.range_written_since_undo(off, len) {
+                    self.settle_ahead_in(&mut t, Some(i));
+                } else {
+                    t.reads_ahead += 1;
+                }
+            }
+            self.commit_up_to(&mut t, self.now);
             self.timed = Some(t);
         }
     }
 
     /// Timed mode: the cores the last run left parked ([`Machine::keep_parked`])
     /// run up to the cycle it ended at, as they would have before it
-    /// ended; after this the machine is as if none had been left parked.
-    /// What stopped them, if not that cycle (nothing but their polling
-    /// loops runs: never expected).
+    /// ended, and those that ran ahead past it ([`Machine::run_past_limit`])
+    /// go back and run up to it; after this the machine is as if none had
+    /// been left parked nor run past the end. What stopped them, if not
+    /// that cycle (nothing but what they did already runs: never
+    /// expected).
     pub fn settle_parked(&mut self) -> Option<StopReason> {
         let mut t = self.timed.take()?;
         let stop = self.settle_parked_in(&mut t);
+        let ahead = self.settle_ahead_in(&mut t, None);
         self.timed = Some(t);
-        stop
+        stop.or(ahead)
     }
 
     /// Timed mode: how many runs ended with cores left parked
     /// ([`Machine::keep_parked`]).
     pub fn kept_parked(&self) -> u64 {
         self.timed.as_ref().map_or(0, |t| t.kept_parked)
+    }
+
+    /// Timed mode, [`Machine::run_past_limit`]: how many runs ended with a
+    /// core past their end; how many of the host's reads of SRAM were
+    /// answered where such a core stands
+    /// ([`Machine::end_run_ahead_to_read`]); how many times such cores
+    /// went back to the end of the run before, for the host to look at
+    /// or change the machine there.
+    pub fn run_past_counts(&self) -> (u64, u64, u64) {
+        self.timed.as_ref().map_or((0, 0, 0), |t| {
+            (t.ended_ahead, t.reads_ahead, t.settled_ahead)
+        })
     }
 
     /// Timed mode: how many times a core that ran ahead of its safe

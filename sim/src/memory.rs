@@ -155,6 +155,16 @@ impl CodeMem {
         len > 0 && (self.kept(off) || self.kept(off + len - 1))
     }
 
+    /// As [`CodeMem::written_since_undo`], for a range of any length (the
+    /// host's reads): every page it spans is looked at.
+    pub fn range_written_since_undo(&self, off: u32, len: u32) -> bool {
+        if !self.undo_on {
+            return true;
+        }
+        let page = UNDO_PAGE as u32;
+        len > 0 && (off / page..=(off + len - 1) / page).any(|p| self.kept(p * page))
+    }
+
     /// Whether the page of `off` is kept already (the fast path of
     /// stores while keeping).
     #[inline(always)]

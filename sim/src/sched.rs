@@ -353,6 +353,13 @@ pub struct Timed {
     settling: bool,
     /// Runs that ended so.
     pub kept_parked: u64,
+    /// Runs that ended with a core past their end
+    /// (`Machine::run_past_limit`); the host's reads of SRAM answered
+    /// where such a core stands; the times such cores went back to the
+    /// end of the run before (`Machine::settle_ahead_in`).
+    pub ended_ahead: u64,
+    pub reads_ahead: u64,
+    pub settled_ahead: u64,
     /// Per core: the fewest cycles from a read request to external memory
     /// leaving its node to the response reaching it (no queue, no other
     /// read at external memory's port).
@@ -484,6 +491,9 @@ impl Timed {
             parked_at: None,
             settling: false,
             kept_parked: 0,
+            ended_ahead: 0,
+            reads_ahead: 0,
+            settled_ahead: 0,
             dram_trip,
             regs_until: u64::MAX,
             touched: vec![0; m.cores.len()],
@@ -794,6 +804,14 @@ impl Machine {
                 t.unpark(k, retry);
             }
         }
+        // How far past the limit a core may run ahead
+        // (`Machine::run_past_limit`): not in a run that must leave every
+        // core at its end.
+        let past = if self.run_past_limit && !t.settling && watch.is_none() {
+            MAX_WINDOW
+        } else {
+            0
+        };
         let mut watched_changed = true;
         let mut cond = None;
         // The cycle after the last action's.
@@ -894,7 +912,11 @@ impl Machine {
                 }
             }
             let Some((time, rank, i)) = next else {
-                if t.mesh.earliest_arrival_bound().is_some() {
+                // (A core that ran ahead past the limit, allowed to, has
+                // not yet stopped for good: the host may reach it before.)
+                if t.mesh.earliest_arrival_bound().is_some()
+                    || (past > 0 && self.any_ran_past(t, limit))
+                {
                     // Only packets in flight, arriving at the limit or
                     // later: the run goes on from there.
                     self.now = self.now.max(limit);
@@ -1090,7 +1112,7 @@ impl Machine {
                         // Where only this core's own choices could be
                         // undone: deliveries due, packets on their way,
                         // its DMA engine.
-                        let mut hard = limit.min(time.saturating_add(BATCH));
+                        let mut hard = limit.saturating_add(past).min(time.saturating_add(BATCH));
                         if let Some(&(at, _)) = t.agents[i].inbox.front() {
                             hard = hard.min(at);
                         }
@@ -2251,6 +2273,62 @@ impl Machine {
         let stop = self.schedule_timed(t, at, None);
         t.settling = false;
         (!matches!(stop, StopReason::CycleLimit { .. })).then_some(stop)
+    }
+
+    /// The cores that ran ahead past the last run's end (`Machine::now`),
+    /// allowed to by [`Machine::run_past_limit`] (all of them, or only core
+    /// `only`), go back to their checkpoints (before it) and run up to it:
+    /// the machine at the run's end as strict order leaves it. What
+    /// stopped them, if not that cycle (nothing but what they did already
+    /// runs: never expected).
+    pub(crate) fn settle_ahead_in(
+        &mut self,
+        t: &mut Timed,
+        only: Option<usize>,
+    ) -> Option<StopReason> {
+        let mut any = false;
+        for i in 0..self.cores.len() {
+            if only.is_none_or(|k| k == i) && self.ran_past(t, i) {
+                self.roll_back(t, i);
+                any = true;
+            }
+        }
+        if !any {
+            return None;
+        }
+        t.settled_ahead += 1;
+        t.settling = true;
+        let stop = self.schedule_timed(t, self.now, None);
+        t.settling = false;
+        (!matches!(stop, StopReason::CycleLimit { .. })).then_some(stop)
+    }
+
+    /// Whether core `i` ran ahead past the last run's end (`Machine::now`),
+    /// allowed to by [`Machine::run_past_limit`].
+    pub(crate) fn ran_past(&self, t: &Timed, i: usize) -> bool {
+        self.ran_past_to(t, i, self.now)
+    }
+
+    /// Whether any core ran ahead past cycle `c`, allowed to.
+    pub(crate) fn any_ran_past(&self, t: &Timed, c: u64) -> bool {
+        (0..self.cores.len()).any(|k| self.ran_past_to(t, k, c))
+    }
+
+    /// Whether core `i` ran ahead past cycle `c`, allowed to.
+    fn ran_past_to(&self, t: &Timed, i: usize, c: u64) -> bool {
+        let a = &t.agents[i];
+        a.speculating && a.spec_limit > c && self.cores[i].stats.cycles > c
+    }
+
+    /// What every core that did not run past cycle `c` did running ahead
+    /// is final (between runs, `c` the last one's end: see
+    /// `Machine::end_run_ahead_to_read`).
+    pub(crate) fn commit_up_to(&mut self, t: &mut Timed, c: u64) {
+        for i in 0..self.cores.len() {
+            if self.cores[i].stats.cycles <= c {
+                self.commit(t, i);
+            }
+        }
     }
 
     /// Whether a core left parked at the last run's end ran ahead past it
