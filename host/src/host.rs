@@ -727,7 +727,9 @@ impl Host {
     pub fn read_sram(&self, row: u32, col: u32, off: u32, buf: &mut [u8]) -> Result<(), HostError> {
         let i = self.core_index(row, col)?;
         self.check_sram(off, buf.len())?;
-        // (The cores left parked stay so: none writes its SRAM.)
+        // (The cores left parked stay so: none writes its SRAM; so do the
+        // cores that ran ahead past the host's clock, but this one if it
+        // wrote these bytes since its checkpoint.)
         let mut g = self.inner.lock_dram();
         g.machine.end_run_ahead_to_read(i, off, buf.len() as u32);
         g.bring_up(i);

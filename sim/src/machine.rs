@@ -485,8 +485,8 @@ impl Machine {
             // (Cores left parked reach the last run's end first if this
             // run must see them there.)
             let settled = if watch.is_some() || self.strict || self.trace.is_some() {
-                self.settle_parked_in(&mut t)
-                    .or_else(|| self.settle_ahead_in(&mut t, None))
+                self.settle_ahead_in(&mut t, None)
+                    .or_else(|| self.settle_parked_in(&mut t))
             } else {
                 None
             };
@@ -1030,8 +1030,8 @@ impl Machine {
     /// before the host made it.)
     pub fn end_run_ahead(&mut self) {
         if let Some(mut t) = self.timed.take() {
-            self.settle_parked_in(&mut t);
             self.settle_ahead_in(&mut t, None);
+            self.settle_parked_in(&mut t);
             self.commit_all(&mut t);
             self.timed = Some(t);
         }
@@ -1039,24 +1039,24 @@ impl Machine {
 
     /// As [`Machine::end_run_ahead`], before the host reads `len` bytes of
     /// core `i`'s SRAM at `off` between runs: the cores the last run left
-    /// parked ([`Machine::keep_parked`]) stay so, unless one of them ran
-    /// ahead past it (a polling loop writes nothing to SRAM, and every
-    /// write into it before the run's end was made in the run); the cores
-    /// that ran ahead past the run's end ([`Machine::run_past_limit`])
-    /// stay so too, but core `i` if it wrote any page of the bytes since
-    /// its checkpoint: it goes back and runs up to the end. (Every other
-    /// write of them, by the mesh or its DMA engine, was made in the run,
-    /// in its cycle.)
+    /// parked ([`Machine::keep_parked`]) stay so (a polling loop writes
+    /// nothing to SRAM, and every write into it before the run's end was
+    /// made in the run), and so do the cores that ran ahead past the
+    /// run's end ([`Machine::run_past_limit`]), but core `i` if it wrote
+    /// any page of the bytes since its checkpoint: it goes back and runs
+    /// up to the end. (Every other write of them, by the mesh or its DMA
+    /// engine, was made in the run, in its cycle; no other core's state
+    /// matters to them.)
     pub fn end_run_ahead_to_read(&mut self, i: usize, off: u32, len: u32) {
         if let Some(mut t) = self.timed.take() {
-            if self.parked_past(&t) {
-                self.settle_parked_in(&mut t);
-            }
-            if self.ran_past(&t, i) {
-                if self.cores[i].sram.range_written_since_undo(off, len) {
+            if self.ahead_of(&t, i) {
+                if !self.cores[i].sram.range_written_since_undo(off, len) {
+                    t.reads_ahead += 1;
+                } else if self.ran_past(&t, i) {
                     self.settle_ahead_in(&mut t, Some(i));
                 } else {
-                    t.reads_ahead += 1;
+                    // (Past the end only by its last instruction, parked.)
+                    self.settle_parked_in(&mut t);
                 }
             }
             self.commit_up_to(&mut t, self.now);
@@ -1073,10 +1073,10 @@ impl Machine {
     /// expected).
     pub fn settle_parked(&mut self) -> Option<StopReason> {
         let mut t = self.timed.take()?;
-        let stop = self.settle_parked_in(&mut t);
         let ahead = self.settle_ahead_in(&mut t, None);
+        let stop = self.settle_parked_in(&mut t);
         self.timed = Some(t);
-        stop.or(ahead)
+        ahead.or(stop)
     }
 
     /// Timed mode: how many runs ended with cores left parked

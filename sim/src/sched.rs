@@ -137,6 +137,11 @@ const CALM: u64 = 1 << 10;
 /// (`Machine::send_bound`).
 const SENDS_CALM: u64 = 4096;
 
+/// Cycles a core whose run-ahead past the host's clock went back too often
+/// runs only up to it, at first and at most (`Agent::past_window`).
+const PAST_CALM: u64 = 1 << 14;
+const MAX_PAST_CALM: u64 = 1 << 24;
+
 /// Cycles after it polled its DMA registers in a run past its engine's
 /// next move before a core runs so again (`Machine::dma_bound`).
 const DMA_POLL_QUIET: u64 = 1024;
@@ -269,6 +274,22 @@ struct Agent {
     /// A run past its engine's sends went back for a write from the mesh
     /// (into a page it read): it runs past them again from this cycle.
     sends_calm: u64,
+    /// How far past a run's limit it may run ahead
+    /// (`Machine::run_past_limit`): doubles each time such a run-ahead is
+    /// made final (from [`MIN_WINDOW`]); none from the time one goes back
+    /// for the host (`Machine::settle_ahead_in`) until cycle `past_calm`,
+    /// `past_calm_len` later, which doubles each time one goes back
+    /// within twice that of the last (up to [`MAX_PAST_CALM`]), and is
+    /// [`PAST_CALM`] again after a longer while: a host that reads what
+    /// the core writes, or changes the machine, often, has it run past its
+    /// clock less and less (each time is wasted: the core runs again from
+    /// its checkpoint). The cycle it last went back so. Whether its
+    /// run-ahead now goes past its run's limit.
+    past_window: u64,
+    past_calm: u64,
+    past_calm_len: u64,
+    past_back: u64,
+    ran_past: bool,
 }
 
 /// The timed scheduler's state: the mesh, what each core waits for, and
@@ -349,8 +370,11 @@ pub struct Timed {
     /// machine is looked at (`Machine::settle_parked`) or something
     /// reaches them in a later run.
     parked_at: Option<u64>,
-    /// A run that only brings those cores to `parked_at`.
+    /// A run that only brings those cores to `parked_at`, or the cores
+    /// that ran ahead past the last run's end to it (`ahead_settle`: then
+    /// the spinning cores stay parked, `Machine::settle_ahead_in`).
     settling: bool,
+    ahead_settle: bool,
     /// Runs that ended so.
     pub kept_parked: u64,
     /// Runs that ended with a core past their end
@@ -430,6 +454,11 @@ impl Timed {
             dma_polled: 0,
             sends_past: false,
             sends_calm: 0,
+            past_window: MIN_WINDOW,
+            past_calm: 0,
+            past_calm_len: PAST_CALM,
+            past_back: 0,
+            ran_past: false,
         };
         // A fetch from DRAM costs what a blocking load does on an idle chip
         // (the eLink transaction not continuing a burst), without taking
@@ -490,6 +519,7 @@ impl Timed {
             freed: Vec::new(),
             parked_at: None,
             settling: false,
+            ahead_settle: false,
             kept_parked: 0,
             ended_ahead: 0,
             reads_ahead: 0,
@@ -953,7 +983,7 @@ impl Machine {
             }
             if time >= limit {
                 if self.keep_parked
-                    && !t.settling
+                    && (!t.settling || t.ahead_settle)
                     && watch.is_none()
                     && !t.strict
                     && self.trace.is_none()
@@ -1112,7 +1142,9 @@ impl Machine {
                         // Where only this core's own choices could be
                         // undone: deliveries due, packets on their way,
                         // its DMA engine.
-                        let mut hard = limit.saturating_add(past).min(time.saturating_add(BATCH));
+                        let mut hard = limit
+                            .saturating_add(t.past_allowed(i, past, time))
+                            .min(time.saturating_add(BATCH));
                         if let Some(&(at, _)) = t.agents[i].inbox.front() {
                             hard = hard.min(at);
                         }
@@ -1163,6 +1195,10 @@ impl Machine {
                         };
                         t.regs_until = dma_i.saturating_add(1);
                         let stop = self.core_turn(t, i, horizon, hard, free_until);
+                        let a = &mut t.agents[i];
+                        if a.speculating && a.spec_limit > limit {
+                            a.ran_past = true;
+                        }
                         t.regs_until = u64::MAX;
                         t.solo_until = 0;
                         stop
@@ -2239,7 +2275,11 @@ impl Machine {
             self.cores[i].commit_checkpoint();
             a.speculating = false;
             a.window = (a.window * 2).min(MAX_WINDOW);
+            if a.ran_past {
+                a.past_window = (a.past_window * 2).clamp(MIN_WINDOW, MAX_WINDOW);
+            }
         }
+        a.ran_past = false;
     }
 
     /// Core `i` goes back to where it started running ahead.
@@ -2250,6 +2290,7 @@ impl Machine {
             t.dirty.push(i);
             a.wait = Wait::Nothing;
             a.speculating = false;
+            a.ran_past = false;
             a.window = (a.window / 4).max(MIN_WINDOW / 2);
             t.rollbacks += 1;
         }
@@ -2278,7 +2319,9 @@ impl Machine {
     /// The cores that ran ahead past the last run's end (`Machine::now`),
     /// allowed to by [`Machine::run_past_limit`] (all of them, or only core
     /// `only`), go back to their checkpoints (before it) and run up to it:
-    /// the machine at the run's end as strict order leaves it. What
+    /// the machine at the run's end as strict order leaves it, but for the
+    /// cores that spin, which stay (or are left) parked as the run's end
+    /// leaves them (`Machine::settle_parked_in` brings them there). What
     /// stopped them, if not that cycle (nothing but what they did already
     /// runs: never expected).
     pub(crate) fn settle_ahead_in(
@@ -2289,7 +2332,20 @@ impl Machine {
         let mut any = false;
         for i in 0..self.cores.len() {
             if only.is_none_or(|k| k == i) && self.ran_past(t, i) {
+                // (Its window ahead of its safe horizon stays: the host,
+                // not another agent, took it back.)
+                let window = t.agents[i].window;
                 self.roll_back(t, i);
+                let a = &mut t.agents[i];
+                a.window = window;
+                if self.now.saturating_sub(a.past_back) > 2 * a.past_calm_len {
+                    a.past_calm_len = PAST_CALM;
+                } else if a.past_back > 0 {
+                    a.past_calm_len = (a.past_calm_len * 2).min(MAX_PAST_CALM);
+                }
+                a.past_back = self.now;
+                a.past_window = 0;
+                a.past_calm = self.now.saturating_add(a.past_calm_len);
                 any = true;
             }
         }
@@ -2298,9 +2354,17 @@ impl Machine {
         }
         t.settled_ahead += 1;
         t.settling = true;
+        t.ahead_settle = true;
         let stop = self.schedule_timed(t, self.now, None);
         t.settling = false;
+        t.ahead_settle = false;
         (!matches!(stop, StopReason::CycleLimit { .. })).then_some(stop)
+    }
+
+    /// Whether core `i` ran ahead from a checkpoint past the last run's
+    /// end (`Machine::now`), allowed to or by its last instruction.
+    pub(crate) fn ahead_of(&self, t: &Timed, i: usize) -> bool {
+        t.agents[i].speculating && self.cores[i].stats.cycles > self.now
     }
 
     /// Whether core `i` ran ahead past the last run's end (`Machine::now`),
@@ -2329,19 +2393,6 @@ impl Machine {
                 self.commit(t, i);
             }
         }
-    }
-
-    /// Whether a core left parked at the last run's end ran ahead past it
-    /// (bringing it there takes it back: `Machine::unspin`). One that ran
-    /// ahead up to it has its run-ahead made final there, as a commit
-    /// does now.
-    pub(crate) fn parked_past(&self, t: &Timed) -> bool {
-        t.parked_at.is_some_and(|at| {
-            t.agents
-                .iter()
-                .zip(&self.cores)
-                .any(|(a, c)| a.wait == Wait::Spin && a.speculating && c.stats.cycles > at)
-        })
     }
 
     /// Every core that ran ahead past cycle `c`, allowed to because `c`
@@ -3039,6 +3090,19 @@ fn same_regs(a: &Dma, b: &Dma, regs: u16) -> bool {
 }
 
 impl Timed {
+    /// How far past the run's limit core `i`, at cycle `time`, may run
+    /// ahead, where the run allows `past` (`Agent::past_window`).
+    fn past_allowed(&mut self, i: usize, past: u64, time: u64) -> u64 {
+        if past == 0 {
+            return 0;
+        }
+        let a = &mut self.agents[i];
+        if a.past_window == 0 && time >= a.past_calm {
+            a.past_window = MIN_WINDOW;
+        }
+        a.past_window.min(past)
+    }
+
     /// Whether core `i` waits on the machine (to send an access, for an
     /// answer, for a system call or barrier to be acted on), or stores it
     /// made to external memory are still on their way there.

@@ -11,7 +11,7 @@
 
 #define COUNT (*(volatile unsigned *)0x6000)
 #define TABLE ((volatile unsigned *)0x6100)
-#define ITERS 6000
+#define ITERS 10000
 
 int main(void)
 {
