@@ -58,7 +58,13 @@
 //!   made where the core stands, kept by a later roll-back; and for its
 //!   DMA engine's move sending an element of its SRAM to another core
 //!   from bytes it did not write since (`Machine::send_in_past`): that
-//!   is made where the core stands too. The `strict` switch,
+//!   is made where the core stands too. A run that ends at a cycle
+//!   limit lets a core run ahead past it if `Machine::run_past_limit`
+//!   says so (libe-hal's runs between host calls), within
+//!   `Agent::past_window`; the run ends when every agent has acted
+//!   before the limit, such cores left where they stand, and whoever
+//!   looks at the machine there brings them back first
+//!   (`Machine::settle_ahead_in`). The `strict` switch,
 //!   which lets every core run at most one cycle at a time, exists to
 //!   prove all this gives the same results (sim/tests/multicore.rs,
 //!   sim/tests/wires.rs).
