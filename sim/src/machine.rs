@@ -1046,20 +1046,21 @@ impl Machine {
     /// any page of the bytes since its checkpoint: it goes back and runs
     /// up to the end. (Every other write of them, by the mesh or its DMA
     /// engine, was made in the run, in its cycle; no other core's state
-    /// matters to them.)
+    /// matters to them.) A parked core that is past the end otherwise
+    /// (by its last instruction) brings the parked cores there first.
     pub fn end_run_ahead_to_read(&mut self, i: usize, off: u32, len: u32) {
         if let Some(mut t) = self.timed.take() {
-            if self.ahead_of(&t, i) {
-                if !self.cores[i].sram.range_written_since_undo(off, len) {
-                    t.reads_ahead += 1;
-                } else if self.ran_past(&t, i) {
+            if self.parked_past(&t) {
+                self.settle_parked_in(&mut t);
+            }
+            if self.ran_past(&t, i) {
+                if self.cores[i].sram.range_written_since_undo(off, len) {
                     self.settle_ahead_in(&mut t, Some(i));
                 } else {
-                    // (Past the end only by its last instruction, parked.)
-                    self.settle_parked_in(&mut t);
+                    t.reads_ahead += 1;
                 }
             }
-            self.commit_up_to(&mut t, self.now);
+            self.commit_not_past(&mut t);
             self.timed = Some(t);
         }
     }

@@ -2367,12 +2367,6 @@ impl Machine {
         (!matches!(stop, StopReason::CycleLimit { .. })).then_some(stop)
     }
 
-    /// Whether core `i` ran ahead from a checkpoint past the last run's
-    /// end (`Machine::now`), allowed to or by its last instruction.
-    pub(crate) fn ahead_of(&self, t: &Timed, i: usize) -> bool {
-        t.agents[i].speculating && self.cores[i].stats.cycles > self.now
-    }
-
     /// Whether core `i` ran ahead past the last run's end (`Machine::now`),
     /// allowed to by [`Machine::run_past_limit`].
     pub(crate) fn ran_past(&self, t: &Timed, i: usize) -> bool {
@@ -2390,15 +2384,29 @@ impl Machine {
         a.speculating && a.spec_limit > c && self.cores[i].stats.cycles > c
     }
 
-    /// What every core that did not run past cycle `c` did running ahead
-    /// is final (between runs, `c` the last one's end: see
-    /// `Machine::end_run_ahead_to_read`).
-    pub(crate) fn commit_up_to(&mut self, t: &mut Timed, c: u64) {
+    /// What every core that did not run past the last run's end, allowed
+    /// to (`Machine::ran_past`), did running ahead is final (between runs:
+    /// see `Machine::end_run_ahead_to_read`).
+    pub(crate) fn commit_not_past(&mut self, t: &mut Timed) {
         for i in 0..self.cores.len() {
-            if self.cores[i].stats.cycles <= c {
+            if !self.ran_past(t, i) {
                 self.commit(t, i);
             }
         }
+    }
+
+    /// Whether a core left parked at the last run's end is past it, not
+    /// allowed to (`Machine::ran_past`: its last instruction took it
+    /// there; bringing it to the end takes it back: `Machine::unspin`).
+    /// One that ran ahead up to it has its run-ahead made final there, as
+    /// a commit does now.
+    pub(crate) fn parked_past(&self, t: &Timed) -> bool {
+        t.parked_at.is_some_and(|at| {
+            (0..self.cores.len()).any(|k| {
+                let (a, c) = (&t.agents[k], &self.cores[k]);
+                a.wait == Wait::Spin && a.speculating && c.stats.cycles > at && !self.ran_past(t, k)
+            })
+        })
     }
 
     /// Every core that ran ahead past cycle `c`, allowed to because `c`
