@@ -1048,6 +1048,23 @@ impl Machine {
                     time
                 };
                 self.unspin(t, i, to);
+                if rank == Rank::Delivery && watch.is_none() {
+                    match self.wake_run(t, i, time) {
+                        Some(Ok(())) => {
+                            // The delivery is the earliest action of all
+                            // again: made now, as the next step would.
+                            floor = time + 1;
+                            self.cores[i].spin_forget();
+                            if let Some(stop) = self.deliver(t, i) {
+                                return self.stop_here(t, (time, rank, i), stop);
+                            }
+                        }
+                        Some(Err((at, stop))) => {
+                            return self.stop_here(t, (at, Rank::Core, i), stop);
+                        }
+                        None => {}
+                    }
+                }
                 continue;
             }
             floor = time + 1;
@@ -2439,6 +2456,64 @@ impl Machine {
             self.cores[i].spin_to(to);
             t.agents[i].wait = Wait::Nothing;
         }
+    }
+
+    /// Core `i`, just moved on from its polling loop by a delivery at
+    /// `time` that is the earliest action of all (`Machine::unspin`),
+    /// stands at the head of the loop before `time`: it runs up to `time`
+    /// at once, as its next turn would (nothing else acts before the
+    /// delivery, which bounds the turn: a run in safe steps), without the
+    /// scheduler's steps. `Some(Ok)`: it reached `time` and waits for
+    /// nothing, the delivery being the earliest action of all again;
+    /// `Some(Err)`: the run stopped at (the turn's cycle, why); `None`:
+    /// the scheduler goes on as usual.
+    fn wake_run(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        time: u64,
+    ) -> Option<Result<(), (u64, StopReason)>> {
+        let core = &self.cores[i];
+        let start = core.stats.cycles;
+        if t.strict
+            || self.trace.is_some()
+            || start >= time
+            || core.run != RunState::Running
+            || t.agents[i].wait != Wait::Nothing
+            || t.agents[i].speculating
+            || !t.refused.is_empty()
+            || t.dirty.iter().any(|&k| k != i)
+            || t.agents[i].inbox.front().map(|d| d.0) != Some(time)
+            || t.mesh.earliest_arrival_bound().is_some_and(|b| b <= time)
+        {
+            return None;
+        }
+        let dma_i = self.earliest(t, i).1;
+        if dma_i < time {
+            return None;
+        }
+        // Its turn's settings (`core_turn`, with the delivery its hard
+        // bound: not parked again, nor detached from its DMA engine).
+        t.turns += 1;
+        t.regs_until = dma_i.saturating_add(1);
+        let core = &mut self.cores[i];
+        core.dma_detached = false;
+        core.spin_skip = true;
+        core.spin_park = false;
+        core.pipe.port = DramPort {
+            busy: t.dram_busy,
+            free_until: 0,
+            out: t.port_out[i],
+            back: t.port_back[i],
+        };
+        t.agents[i].sends_past = false;
+        let stop = self.run_core(t, i, time);
+        t.regs_until = u64::MAX;
+        t.dram_busy = self.cores[i].pipe.port.busy;
+        if let Some(stop) = stop {
+            return Some(Err((start, stop)));
+        }
+        (self.cores[i].stats.cycles >= time && t.agents[i].wait == Wait::Nothing).then_some(Ok(()))
     }
 
     /// Every spinning core reaches cycle `to`: true if any was spinning.
