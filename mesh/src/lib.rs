@@ -79,7 +79,7 @@ pub type Cycle = u64;
 pub use addr::{
     is_local, Dir, Geometry, GeometryError, Link, Looped, NodeId, RxRemap, Side, Target,
 };
-pub use mesh::{ConfigError, InjectError, LoopLegs, Mesh, Round};
+pub use mesh::{ConfigError, InjectError, LoopLegs, Mesh, Round, Rounds, SoloMark};
 pub use packet::{Arrival, Dest, Kind, Net, Packet};
 pub use params::{ParamError, Params};
 pub use stats::{ELinkLoad, LinkLoad, NodeLoad, Stats, Totals};

@@ -29,7 +29,7 @@ use crate::wheel::Wheel;
 use crate::Cycle;
 
 mod solo;
-pub use solo::Round;
+pub use solo::{Round, Rounds, SoloMark};
 
 /// "Never": no event.
 const NEVER: u64 = u64::MAX;

@@ -148,6 +148,10 @@ impl Stats {
         &mut self.links[key * 5 + dir]
     }
 
+    pub(crate) fn node_ref(&self, key: usize) -> &NodeLoad {
+        &self.node[key]
+    }
+
     pub(crate) fn node_mut(&mut self, key: usize) -> &mut NodeLoad {
         &mut self.node[key]
     }

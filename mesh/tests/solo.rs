@@ -502,3 +502,151 @@ fn round_trips_over_the_ways_before_leave_the_network_as_stepped() {
         rounds(g, Params::DEFAULT, 300 + k as u64, 20);
     }
 }
+
+/// One core's series of round trips (`Mesh::solo_round`, as a replayed
+/// block's loads) learnt (`Mesh::solo_mark`, `Mesh::solo_rounds_since`)
+/// and taken again at once from later bases (`Mesh::solo_rounds_again`):
+/// each time it takes them, the network must be as taking each trip
+/// leaves it; each time it refuses, unchanged. The bases come from soon
+/// after the series before (its links and the eLink still busy: the
+/// first trip would wait, refused) to long after; the addresses continue
+/// the eLink's transaction or break it as in the series learnt or not.
+fn rounds_again(geometry: Geometry, params: Params, seed: u64, n: usize) -> (u64, u64) {
+    let mut rng = Rng::new(seed);
+    let (mut taken, mut refused) = (0, 0);
+    for _ in 0..n {
+        let mut mesh = Mesh::new(geometry, params).unwrap();
+        let mut next_dram = dram_of(&geometry);
+        traffic(&mut mesh, &mut rng, 0, &mut next_dram);
+        mesh.solo_settle();
+        let src = node_of(&geometry, &mut rng);
+        let dram = dram_of(&geometry);
+        let count = 1 + rng.below(4) as usize;
+        // The series: issues relative to its base, reads' delays, sizes.
+        let mut issue = Vec::new();
+        let mut at = 0;
+        for _ in 0..count {
+            issue.push(at);
+            at += rng.below(40);
+        }
+        let delays: Vec<u64> = (0..count).map(|_| rng.below(3) * 7).collect();
+        let sizes: Vec<u8> = (0..count).map(|_| bytes_of(&mut rng)).collect();
+        // (Each series' first address continues the one before half the
+        // time.)
+        let mut next = dram;
+        let mut addrs = |rng: &mut Rng| -> Vec<(u32, u8)> {
+            let mut a = if rng.below(2) == 0 {
+                next
+            } else {
+                dram + (rng.below(0x100) as u32 & !7)
+            };
+            let loads = (0..count)
+                .map(|j| {
+                    let l = (a, sizes[j]);
+                    a = if rng.below(2) == 0 {
+                        a + u32::from(sizes[j])
+                    } else {
+                        dram + (rng.below(0x100) as u32 & !7)
+                    };
+                    l
+                })
+                .collect();
+            next = a;
+            loads
+        };
+        let send = |mesh: &mut Mesh, t0: u64, loads: &[(u32, u8)]| -> Option<u64> {
+            let mut leave1 = None;
+            for (j, &(addr, bytes)) in loads.iter().enumerate() {
+                let request = Packet {
+                    tag: 2 * j as u64,
+                    kind: Kind::ReadRequest,
+                    src,
+                    dst: addr,
+                    bytes,
+                };
+                let response = Packet {
+                    tag: 2 * j as u64 + 1,
+                    kind: Kind::ReadResponse,
+                    src,
+                    dst: src.addr(0x100),
+                    bytes,
+                };
+                match mesh.solo_round(t0 + issue[j], request, response, |at| at + delays[j]) {
+                    Round::Back { leave, .. } => {
+                        leave1.get_or_insert(leave);
+                    }
+                    _ => return None,
+                }
+            }
+            leave1
+        };
+        // Warm the ways up, then learn the series.
+        let mut t0 = mesh.now() + 1;
+        let first = addrs(&mut rng);
+        let Some(_) = send(&mut mesh, t0, &first) else {
+            continue;
+        };
+        t0 = mesh.now() + 1 + rng.below(100);
+        let loads = addrs(&mut rng);
+        let Some(mark) = mesh.solo_mark() else {
+            continue;
+        };
+        let Some(leave1) = send(&mut mesh, t0, &loads) else {
+            continue;
+        };
+        let Some(learnt) = mesh.solo_rounds_since(&mark, t0, t0 + issue[0], leave1, &loads) else {
+            continue;
+        };
+        for _ in 0..30 {
+            // From the base before: the first trip may issue before the
+            // last response is back (refused), soon after, or long after.
+            t0 += match rng.below(3) {
+                0 => rng.below(40),
+                1 => rng.below(200),
+                _ => 100 + rng.below(400),
+            };
+            let loads = addrs(&mut rng);
+            let before = mesh.state_digest();
+            let mut each = mesh.clone();
+            if mesh.solo_rounds_again(&learnt, t0, &loads) {
+                taken += 1;
+                assert!(send(&mut each, t0, &loads).is_some(), "seed {seed}");
+                assert_eq!(mesh.state_digest(), each.state_digest(), "seed {seed}");
+            } else {
+                refused += 1;
+                assert_eq!(mesh.state_digest(), before, "seed {seed}");
+                if send(&mut mesh, t0, &loads).is_none() {
+                    // (Refused too: on from the network's clock.)
+                    t0 = mesh.now() + 1;
+                }
+            }
+        }
+        mesh.solo_settle();
+        let mut reference = mesh.clone();
+        steps_on_alike(&mut mesh, &mut reference, &mut rng, &mut next_dram, seed);
+    }
+    (taken, refused)
+}
+
+#[test]
+fn a_series_of_round_trips_taken_again_at_once_leaves_the_network_as_each() {
+    let (taken, refused) = rounds_again(Geometry::E16G301, Params::DEFAULT, 41, 200);
+    assert!(
+        taken > 500 && refused > 500,
+        "{taken} taken, {refused} refused"
+    );
+    // Links slower than a round trip: a series' first trip waits for the
+    // routes the one before took.
+    let slow = Params {
+        link_interval_half_cycles: 300,
+        ..Params::DEFAULT
+    };
+    let (taken, refused) = rounds_again(Geometry::E16G301, slow, 42, 100);
+    assert!(
+        taken > 10 && refused > 50,
+        "{taken} taken, {refused} refused"
+    );
+    for (k, g) in other_chips().into_iter().enumerate() {
+        rounds_again(g, Params::DEFAULT, 400 + k as u64, 40);
+    }
+}

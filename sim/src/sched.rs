@@ -1469,6 +1469,7 @@ impl Machine {
                 chip: self.config.chip(),
                 waiting: None,
                 block: Default::default(),
+                rounds: Vec::new(),
             })
         });
         std::mem::swap(&mut solo.mesh, &mut t.mesh);

@@ -15,6 +15,7 @@
 use super::{ceil_cycle, Down, Flit, Mesh, EXTERNAL, LOCAL, NEVER};
 use crate::addr::{xy_step, NodeId, Target};
 use crate::packet::{Arrival, Dest, Kind, Net, Packet};
+use crate::stats::{ELinkLoad, LinkLoad};
 use crate::Cycle;
 
 impl Mesh {
@@ -148,6 +149,7 @@ impl Mesh {
         };
         if !known {
             self.solo_way.way = self.solo_learn(&request, &response);
+            self.solo_way.gen = next_gen();
         }
         Round::Back {
             arrived,
@@ -544,6 +546,7 @@ impl Mesh {
             }
             self.routes[i] = route;
             self.solo_way.way = None;
+            self.solo_way.gen = next_gen();
             i
         }
     }
@@ -719,6 +722,16 @@ pub enum Round {
 pub(super) struct Ways {
     way: Option<Way>,
     fast: u64,
+    /// Which learning of the way `way` is (unique among all networks'
+    /// and their copies': [`Rounds`] learnt over a way hold it).
+    gen: u64,
+}
+
+/// A new [`Ways::gen`].
+fn next_gen() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static GEN: AtomicU64 = AtomicU64::new(1);
+    GEN.fetch_add(1, Ordering::Relaxed)
 }
 
 /// The ways of a round trip of [`Mesh::solo_round`]: the request's node,
@@ -726,7 +739,7 @@ pub(super) struct Ways {
 /// eLink's transmit `port`; the response's node and route from the eLink
 /// to it (`node2`: the node's key on `net2`). Routes are kept until
 /// replaced (which forgets this).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Way {
     src: NodeId,
     dst: NodeId,
@@ -816,4 +829,331 @@ impl Mesh {
         }
         s
     }
+}
+
+/// The state a series of round trips over the kept way ([`Mesh::solo_round`])
+/// meets before its first: what decides whether the first waits anywhere
+/// (`SoloMark::clear`).
+#[derive(Clone, Copy, Debug)]
+struct Before {
+    now: Cycle,
+    ni_last: Cycle,
+    ni_free: u64,
+    cur: u64,
+    entry1: u64,
+    tx_busy: u64,
+    tx_next_addr: Option<u32>,
+    rx_last: Cycle,
+    rx_busy: u64,
+    entry2: u64,
+}
+
+/// The counters a series of round trips adds to (their sums, kept by
+/// [`Rounds`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    seq: u64,
+    fast: u64,
+    elink: ELinkLoad,
+    injected: [u64; 3],
+    delivered: [u64; 3],
+    hops: [u64; 3],
+    node_injected: u64,
+    node_delivered: u64,
+    pending1: u64,
+    pending2: u64,
+}
+
+/// The network before a series of round trips ([`Mesh::solo_mark`]), to
+/// learn what they did ([`Mesh::solo_rounds_since`]).
+#[derive(Clone, Copy, Debug)]
+pub struct SoloMark {
+    way: Way,
+    gen: u64,
+    before: Before,
+    counts: Counts,
+}
+
+/// What a series of round trips over the kept way did, every cycle and
+/// tick relative to a base cycle `t0` (ticks to `2 t0`): the first one's
+/// issue and the cycle its response left external memory, which of the
+/// requests broke the eLink's transaction (bit `j`), and the network's
+/// state after the last and the counters' sums. A series whose first trip
+/// waited nowhere for the state before it (`Before::clear`) leaves the
+/// network so from any base whose state lets its first wait nowhere too:
+/// each agent it crosses is taken by the first later than anything
+/// before it, and every later trip meets only the series' own.
+#[derive(Clone, Copy, Debug)]
+pub struct Rounds {
+    way: Way,
+    gen: u64,
+    n: u32,
+    breaks: u8,
+    t1: u64,
+    leave1: u64,
+    ni_last: u64,
+    ni_free: u64,
+    entry1: u64,
+    popped: u64,
+    tx_busy: u64,
+    tx_rr: usize,
+    rx_last: u64,
+    rx_busy: u64,
+    entry2: u64,
+    cur: u64,
+    now: u64,
+    counts: Counts,
+}
+
+impl Before {
+    /// Whether a round trip over this way issued at `t1`, whose response
+    /// leaves external memory at `leave1`, waits nowhere for this state
+    /// (and is taken over the kept way: `Mesh::solo_request_fast`,
+    /// `Mesh::solo_response_fast`).
+    #[inline]
+    fn clear(&self, way: &Way, k: &super::Ticks, t1: Cycle, leave1: Cycle) -> bool {
+        let net = way.net.index();
+        let s = t1.wrapping_mul(2).wrapping_add(k.entry[net]);
+        let tx_ready = s.wrapping_add(way.steps * k.hop);
+        let r_ready = leave1.wrapping_mul(2).wrapping_add(k.rx_latency);
+        t1 < u64::MAX / 8
+            && leave1 < u64::MAX / 8
+            && t1 >= self.now.max(self.ni_last)
+            && self.ni_free <= s
+            && s > self.cur
+            && self.entry1.saturating_add(k.link) <= s
+            && self.tx_busy <= tx_ready
+            && leave1 >= self.rx_last
+            && self.rx_busy <= r_ready
+            && self.entry2.saturating_add(k.link) <= r_ready.wrapping_add(k.rx)
+    }
+}
+
+impl Mesh {
+    /// The state before a series of round trips over `way` (the kept
+    /// one), if the network is quiet and the last trips on both of its
+    /// nets went that way (left for later: [`Lazy`]).
+    #[inline(always)]
+    fn solo_before(&self, way: &Way) -> Option<Before> {
+        let l1 = self.solo_lazy[way.net.index()]?;
+        let l2 = self.solo_lazy[way.net2.index()]?;
+        if l1.route != way.route
+            || l2.route != way.route2
+            || !self.quiet()
+            || self.watched[way.src_i]
+        {
+            return None;
+        }
+        let ni = &self.nis[way.ni];
+        Some(Before {
+            now: self.now,
+            ni_last: ni.last,
+            ni_free: ni.free,
+            cur: self.wheel.cur(),
+            entry1: l1.entry,
+            tx_busy: self.tx_busy,
+            tx_next_addr: self.tx_next_addr,
+            rx_last: self.rx_last,
+            rx_busy: self.rx_busy,
+            entry2: l2.entry,
+        })
+    }
+
+    fn solo_counts(&self, way: &Way) -> Counts {
+        let t = &self.stats.totals;
+        let pending = |net: Net| self.solo_lazy[net.index()].map_or(0, |l| l.pending);
+        Counts {
+            seq: self.seq,
+            fast: self.solo_way.fast,
+            elink: self.stats.elink,
+            injected: t.injected,
+            delivered: t.delivered,
+            hops: t.hops,
+            node_injected: self.stats.node_ref(way.ni).injected,
+            node_delivered: self.stats.node_ref(way.node2).delivered,
+            pending1: pending(way.net),
+            pending2: pending(way.net2),
+        }
+    }
+
+    /// The network before a series of round trips (for
+    /// [`Mesh::solo_rounds_since`]), if it can learn one.
+    pub fn solo_mark(&self) -> Option<SoloMark> {
+        let way = self.solo_way.way?;
+        let before = self.solo_before(&way)?;
+        Some(SoloMark {
+            way,
+            gen: self.solo_way.gen,
+            before,
+            counts: self.solo_counts(&way),
+        })
+    }
+
+    /// The cycle the response of the last round trip left external memory.
+    #[inline]
+    pub fn solo_last_leave(&self) -> Cycle {
+        self.rx_last
+    }
+
+    /// What the round trips since `mark` did (each of [`Mesh::solo_round`],
+    /// answered: `Round::Back`), relative to `t0`: the first issued at
+    /// `t1`, its response leaving at `leave1`; `loads` their addresses and
+    /// sizes in bytes. `None` unless every packet took the kept way and
+    /// the first waited nowhere for the state before it.
+    pub fn solo_rounds_since(
+        &self,
+        mark: &SoloMark,
+        t0: Cycle,
+        t1: Cycle,
+        leave1: Cycle,
+        loads: &[(u32, u8)],
+    ) -> Option<Rounds> {
+        let (b, way) = (&mark.before, &mark.way);
+        let n = loads.len() as u64;
+        if n == 0
+            || n > 8
+            || self.solo_way.gen != mark.gen
+            || self.solo_way.way.is_none()
+            || self.solo_way.fast != mark.counts.fast + 2 * n
+            || !b.clear(way, &self.k, t1, leave1)
+            || loads.iter().any(|&(a, _)| NodeId::from_addr(a) != way.dst)
+        {
+            return None;
+        }
+        let after = self.solo_before(way)?;
+        let c = self.solo_counts(way);
+        let m = &mark.counts;
+        let d3 = |a: [u64; 3], b: [u64; 3]| std::array::from_fn(|i| a[i] - b[i]);
+        let dl = |a: LinkLoad, b: LinkLoad| LinkLoad {
+            packets: a.packets - b.packets,
+            busy_half_cycles: a.busy_half_cycles - b.busy_half_cycles,
+            wait_half_cycles: a.wait_half_cycles - b.wait_half_cycles,
+        };
+        let (c0, h0) = (t0, t0.wrapping_mul(2));
+        Some(Rounds {
+            way: *way,
+            gen: mark.gen,
+            n: n as u32,
+            breaks: breaks(b.tx_next_addr, loads),
+            t1: t1.wrapping_sub(c0),
+            leave1: leave1.wrapping_sub(c0),
+            ni_last: after.ni_last.wrapping_sub(c0),
+            ni_free: after.ni_free.wrapping_sub(h0),
+            entry1: after.entry1.wrapping_sub(h0),
+            popped: self.tx_ports[way.port].popped_at.wrapping_sub(h0),
+            tx_busy: after.tx_busy.wrapping_sub(h0),
+            tx_rr: self.tx_rr,
+            rx_last: after.rx_last.wrapping_sub(c0),
+            rx_busy: after.rx_busy.wrapping_sub(h0),
+            entry2: after.entry2.wrapping_sub(h0),
+            cur: after.cur.wrapping_sub(h0),
+            now: after.now.wrapping_sub(c0),
+            counts: Counts {
+                seq: c.seq - m.seq,
+                fast: c.fast - m.fast,
+                elink: ELinkLoad {
+                    tx: dl(c.elink.tx, m.elink.tx),
+                    rx: dl(c.elink.rx, m.elink.rx),
+                    tx_breaks: c.elink.tx_breaks - m.elink.tx_breaks,
+                },
+                injected: d3(c.injected, m.injected),
+                delivered: d3(c.delivered, m.delivered),
+                hops: d3(c.hops, m.hops),
+                node_injected: c.node_injected - m.node_injected,
+                node_delivered: c.node_delivered - m.node_delivered,
+                pending1: c.pending1 - m.pending1,
+                pending2: c.pending2 - m.pending2,
+            },
+        })
+    }
+
+    /// The round trips `r` learnt ([`Mesh::solo_rounds_since`]) again from
+    /// base cycle `t0`, for loads `loads`, if the network lets them go as
+    /// they went then (the same way, the same breaks of the eLink's
+    /// transaction, the first waiting nowhere): the network left as
+    /// [`Mesh::solo_round`] of each would leave it. False, nothing changed,
+    /// otherwise.
+    pub fn solo_rounds_again(&mut self, r: &Rounds, t0: Cycle, loads: &[(u32, u8)]) -> bool {
+        if self.solo_way.gen != r.gen || self.solo_way.way.is_none() {
+            return false;
+        }
+        // (The same learning of the kept way: `r.way` is it.)
+        let Some(b) = self.solo_before(&r.way) else {
+            return false;
+        };
+        let (c0, h0) = (t0, t0.wrapping_mul(2));
+        if loads.len() != r.n as usize
+            || !b.clear(
+                &r.way,
+                &self.k,
+                r.t1.wrapping_add(c0),
+                r.leave1.wrapping_add(c0),
+            )
+            || breaks(b.tx_next_addr, loads) != r.breaks
+            || loads
+                .iter()
+                .any(|&(a, _)| NodeId::from_addr(a) != r.way.dst)
+        {
+            return false;
+        }
+        let w = r.way;
+        let c = &r.counts;
+        let ni = &mut self.nis[w.ni];
+        ni.last = r.ni_last.wrapping_add(c0);
+        ni.free = r.ni_free.wrapping_add(h0);
+        if let Some(l) = self.solo_lazy[w.net.index()].as_mut() {
+            l.entry = r.entry1.wrapping_add(h0);
+            l.pending += c.pending1;
+        }
+        if let Some(l) = self.solo_lazy[w.net2.index()].as_mut() {
+            l.entry = r.entry2.wrapping_add(h0);
+            l.pending += c.pending2;
+        }
+        let port = &mut self.tx_ports[w.port];
+        port.popped_at = r.popped.wrapping_add(h0);
+        port.waiting = false;
+        self.tx_rr = r.tx_rr;
+        self.tx_busy = r.tx_busy.wrapping_add(h0);
+        if let Some(&(a, bytes)) = loads.last() {
+            self.tx_next_addr = Some(a.wrapping_add(u32::from(bytes)));
+        }
+        self.rx_last = r.rx_last.wrapping_add(c0);
+        self.rx_busy = r.rx_busy.wrapping_add(h0);
+        self.wheel_at(r.cur.wrapping_add(h0));
+        self.now = self.now.max(r.now.wrapping_add(c0));
+        *self.bounds.get_mut() = None;
+        self.seq += c.seq;
+        self.solo_way.fast += c.fast;
+        let s = &mut self.stats;
+        let add = |a: &mut LinkLoad, d: &LinkLoad| {
+            a.packets += d.packets;
+            a.busy_half_cycles = a.busy_half_cycles.saturating_add(d.busy_half_cycles);
+            a.wait_half_cycles = a.wait_half_cycles.saturating_add(d.wait_half_cycles);
+        };
+        add(&mut s.elink.tx, &c.elink.tx);
+        add(&mut s.elink.rx, &c.elink.rx);
+        s.elink.tx_breaks += c.elink.tx_breaks;
+        for i in 0..3 {
+            s.totals.injected[i] += c.injected[i];
+            s.totals.delivered[i] += c.delivered[i];
+            s.totals.hops[i] += c.hops[i];
+        }
+        s.node_mut(w.ni).injected += c.node_injected;
+        s.node_mut(w.node2).delivered += c.node_delivered;
+        true
+    }
+}
+
+/// Which of `loads`' requests break the eLink's transaction (bit `j`: it
+/// does not continue the one before, the first `next` before them).
+#[inline]
+fn breaks(mut next: Option<u32>, loads: &[(u32, u8)]) -> u8 {
+    let mut m = 0;
+    for (j, &(a, bytes)) in loads.iter().enumerate() {
+        if next != Some(a) {
+            m |= 1 << j;
+        }
+        next = Some(a.wrapping_add(u32::from(bytes)));
+    }
+    m
 }

@@ -700,6 +700,15 @@ fn solo_block<const REC: bool>(
     if let Some(rid) = found {
         // Send each load's trips as the record has them.
         let r = memo.record(rid);
+        // All of them at once, as a replay of the record sent them before
+        // (`SoloLoads::rounds_again`).
+        if solo.rounds_again(rid, r.solo(), base, limit, margin) {
+            let quiet = pipe.quiet;
+            let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            return (done, pc, len, last, Some(issue));
+        }
+        let mark = solo.mesh.solo_mark();
+        let mut leave1 = 0;
         let b = base as i64;
         let mut ok = true;
         for (j, e) in r.solo().iter().enumerate() {
@@ -736,6 +745,9 @@ fn solo_block<const REC: bool>(
                         ok = false;
                         break;
                     }
+                    if j == 0 {
+                        leave1 = solo.mesh.solo_last_leave();
+                    }
                 }
                 SoloOutcome::Waits => {
                     solo.block.pre[j] = sent;
@@ -751,6 +763,18 @@ fn solo_block<const REC: bool>(
             }
         }
         if ok {
+            if let Some(mark) = mark {
+                solo.rounds_learn(
+                    &pipe.params,
+                    rid,
+                    r.solo(),
+                    &mark,
+                    base,
+                    leave1,
+                    limit,
+                    margin,
+                );
+            }
             let quiet = pipe.quiet;
             let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
             return (done, pc, len, last, Some(issue));

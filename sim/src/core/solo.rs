@@ -16,7 +16,7 @@
 //! replayed whole.
 
 use epsim_isa::{ArchState, MemFault};
-use epsim_mesh::{Kind, Mesh, NodeId, Packet, Round, Target};
+use epsim_mesh::{Kind, Mesh, NodeId, Packet, Round, Rounds, SoloMark, Target};
 
 use super::{Answer, Chip, RemoteAccess, RemoteKind};
 use crate::config::CoreId;
@@ -42,7 +42,30 @@ pub struct SoloLoads {
     pub waiting: Option<Waiting>,
     /// Loads answered in the block being run (`InBlock`).
     pub block: InBlock,
+    /// The round trips of replayed blocks' loads, learnt to be taken
+    /// again at once ([`SoloLoads::rounds_again`]).
+    pub rounds: Vec<Kept>,
 }
+
+/// The round trips of the loads of a record's replay ([`Rounds`]): the
+/// record, and its loads' trips (which decide them with the network's
+/// way and the eLink's breaks).
+#[derive(Clone, Copy, Debug)]
+pub struct Kept {
+    rid: u32,
+    n: usize,
+    solo: [Sent; BLOCK_LOADS],
+    /// Relative to the replay's base: the last issue, the least busy time
+    /// of the read port before a load, and the latest end of a trip as
+    /// [`SoloLoads::trip_to`] bounds it (`SoloLoads::in_time`).
+    issue_max: i64,
+    busy_min: i64,
+    last_max: i64,
+    rounds: Rounds,
+}
+
+/// Records whose round trips are kept (direct-mapped by record).
+const KEPT: usize = 64;
 
 /// See [`SoloLoads::waiting`].
 #[derive(Clone, Copy, Debug)]
@@ -207,6 +230,135 @@ impl SoloLoads {
             latency: (back.at + extra - issue) as u32,
         };
         (Outcome::Answered(answer), arrived.at)
+    }
+}
+
+impl SoloLoads {
+    /// The bounds of [`Kept`] of a replay's loads `solo`.
+    fn bounds(&self, params: &Params, solo: &[Sent]) -> (i64, i64, i64) {
+        let (latency, extra, b) = (params.dram_latency, params.remote_read_extra, self.bound);
+        let tail = (latency + b + extra) as i64;
+        solo.iter()
+            .fold((i64::MIN, i64::MAX, i64::MIN), |(i, busy, last), e| {
+                (
+                    i.max(e.issue),
+                    busy.min(e.busy),
+                    last.max((e.issue + b as i64).max(e.busy) + tail),
+                )
+            })
+    }
+
+    /// Whether each trip of a replay's loads from `base` ends in time, as
+    /// [`SoloLoads::trip_to`] asks (and the read port's times are not
+    /// clipped at 0), given their bounds ([`Kept`]).
+    #[inline]
+    fn in_time(
+        &self,
+        (issue, busy, last): (i64, i64, i64),
+        base: u64,
+        limit: u64,
+        margin: u64,
+    ) -> bool {
+        let b = base as i64;
+        let end = ((b + last) as u64).saturating_add(margin);
+        b + busy >= 0 && ((b + issue) as u64) < limit && end < self.until && end <= limit
+    }
+
+    /// The addresses and sizes of the block's loads answered so far.
+    #[inline]
+    fn block_loads(&self) -> ([(u32, u8); BLOCK_LOADS], usize) {
+        let b = &self.block;
+        let mut loads = [(0, 0); BLOCK_LOADS];
+        for (l, a) in loads.iter_mut().zip(&b.access[..b.n]) {
+            *l = (a.addr, a.size.bytes() as u8);
+        }
+        (loads, b.n)
+    }
+
+    /// The trips of the loads of record `rid`'s replay from `base`
+    /// (`solo`: as the record has them, each checked to arrive as
+    /// recorded) at once, as a replay learnt them
+    /// ([`SoloLoads::rounds_learn`]) if the network lets them go so
+    /// ([`Mesh::solo_rounds_again`]) and each ends in time: the network and
+    /// the count of loads as sending each would leave them. False, nothing
+    /// changed, otherwise.
+    #[inline]
+    pub fn rounds_again(
+        &mut self,
+        rid: u32,
+        solo: &[Sent],
+        base: u64,
+        limit: u64,
+        margin: u64,
+    ) -> bool {
+        let bounds = match self.rounds.get(rid as usize % KEPT) {
+            Some(k) if k.rid == rid && k.n == solo.len() && k.solo[..k.n] == *solo => {
+                (k.issue_max, k.busy_min, k.last_max)
+            }
+            _ => return false,
+        };
+        if !self.in_time(bounds, base, limit, margin) {
+            return false;
+        }
+        let (loads, n) = self.block_loads();
+        let rounds = &self.rounds[rid as usize % KEPT].rounds;
+        if n != solo.len() || !self.mesh.solo_rounds_again(rounds, base, &loads[..n]) {
+            return false;
+        }
+        self.loads += n as u64;
+        true
+    }
+
+    /// Learns the trips just sent for the loads of record `rid`'s replay
+    /// from `base` (`solo`, each found to arrive as recorded; the network
+    /// as `mark` before them, the first one's response leaving at
+    /// `leave1`), for [`SoloLoads::rounds_again`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn rounds_learn(
+        &mut self,
+        params: &Params,
+        rid: u32,
+        solo: &[Sent],
+        mark: &SoloMark,
+        base: u64,
+        leave1: u64,
+        limit: u64,
+        margin: u64,
+    ) {
+        let (loads, n) = self.block_loads();
+        let bounds = self.bounds(params, solo);
+        if n == 0 || n != solo.len() || !self.in_time(bounds, base, limit, margin) {
+            return;
+        }
+        let t1 = (base as i64 + solo[0].issue) as u64;
+        let Some(rounds) = self
+            .mesh
+            .solo_rounds_since(mark, base, t1, leave1, &loads[..n])
+        else {
+            return;
+        };
+        let mut kept = Kept {
+            rid,
+            n,
+            solo: [Sent::default(); BLOCK_LOADS],
+            issue_max: bounds.0,
+            busy_min: bounds.1,
+            last_max: bounds.2,
+            rounds,
+        };
+        kept.solo[..n].copy_from_slice(solo);
+        let i = rid as usize % KEPT;
+        if self.rounds.len() < KEPT {
+            // (Filled on first use.)
+            self.rounds.resize(
+                KEPT,
+                Kept {
+                    rid: u32::MAX,
+                    ..kept
+                },
+            );
+        }
+        self.rounds[i] = kept;
     }
 }
 
