@@ -20,8 +20,10 @@
 
 use std::path::PathBuf;
 
-use e_hal::{Host, Platform, RunMode, Workgroup};
-use epsim_sim::{Mode, Syscalls};
+use e_hal::{Host, Workgroup};
+
+mod common;
+use common::{core_state, det_host, sram_word};
 
 /// pollbench.h's offsets.
 const GO_OFF: u32 = 0x7000;
@@ -33,24 +35,6 @@ const CORES: [(u32, u32); 4] = [(0, 0), (0, 1), (1, 0), (1, 1)];
 
 fn elf() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../examples/pollbench/pollbench_dev.elf")
-}
-
-fn host(strict: bool) -> Host {
-    let h = Host::with_syscalls(
-        Platform::parallella16(),
-        RunMode::Deterministic,
-        Mode::Timed,
-        Syscalls::captured(Vec::new(), Vec::new()),
-    )
-    .unwrap();
-    h.set_strict(strict);
-    h
-}
-
-fn word(h: &Host, (r, c): (u32, u32), off: u32) -> u32 {
-    let mut w = [0; 4];
-    h.read_sram(r, c, off, &mut w).unwrap();
-    u32::from_le_bytes(w)
 }
 
 /// What the host saw and when: (host cycle, what, value).
@@ -96,7 +80,7 @@ fn session(strict: bool, rounds: u32) -> (Log, Vec<String>, u64) {
         log.push((h.now(), "cores", cores(&h)));
         for &core in &CORES {
             loop {
-                let done = word(&h, core, DONE_OFF);
+                let done = sram_word(&h, core, DONE_OFF);
                 log.push((h.now(), "done", done));
                 if done == round {
                     break;
@@ -121,31 +105,14 @@ fn session(strict: bool, rounds: u32) -> (Log, Vec<String>, u64) {
         }
     }
     for &core in &CORES {
-        log.push((h.now(), "sum", word(&h, core, SUM_OFF)));
+        log.push((h.now(), "sum", sram_word(&h, core, SUM_OFF)));
     }
     for &(r, c) in &CORES {
         h.write_sram(r, c, GO_OFF, &0u32.to_le_bytes()).unwrap();
     }
     assert!(h.run_until_idle(1 << 20), "the cores did not end");
     let kept = h.with_machine(|m| m.kept_parked());
-    let state = h.with_machine(|m| {
-        m.cores[..6]
-            .iter()
-            .map(|c| {
-                format!(
-                    "{} cycles={} instret={} dual={} stalls={:?} pc={:#x} r={:?} run={:?}",
-                    c.id,
-                    c.stats.cycles,
-                    c.stats.instret,
-                    c.stats.dual,
-                    c.stats.stalls,
-                    c.state.pc,
-                    c.state.r,
-                    c.run
-                )
-            })
-            .collect()
-    });
+    let state = h.with_machine(|m| m.cores[..6].iter().map(core_state).collect());
     log.push((h.now(), "end", 0));
     (log, state, kept)
 }
@@ -176,7 +143,7 @@ fn read_after(strict: bool, end: u64) -> (u32, u64) {
     h.write_sram(0, 0, GO_OFF, &1u32.to_le_bytes()).unwrap();
     let t = h.now();
     h.run(end);
-    let done = word(&h, (0, 0), DONE_OFF);
+    let done = sram_word(&h, (0, 0), DONE_OFF);
     let kept = h.with_machine(|m| m.kept_parked());
     assert!(strict || kept > 0, "no run left cores parked");
     (done, t)
@@ -184,7 +151,7 @@ fn read_after(strict: bool, end: u64) -> (u32, u64) {
 
 /// The group loaded, its go and done words cleared, and started.
 fn started(strict: bool) -> Host {
-    let h = host(strict);
+    let h = det_host(strict);
     let group = Workgroup {
         row: 0,
         col: 0,

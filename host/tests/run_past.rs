@@ -24,8 +24,10 @@
 
 use std::path::PathBuf;
 
-use e_hal::{Host, Platform, RunMode, Workgroup};
-use epsim_sim::{Mode, Syscalls};
+use e_hal::{Host, Workgroup};
+
+mod common;
+use common::{core_state, det_host, sram_word};
 
 /// ahead_dev.c's addresses.
 const COUNT_OFF: u32 = 0x6000;
@@ -37,12 +39,6 @@ const CORES: [(u32, u32); 4] = [(0, 0), (0, 1), (1, 0), (1, 1)];
 
 fn elf() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/dev/ahead_dev.elf")
-}
-
-fn sram_word(h: &Host, (r, c): (u32, u32), off: u32) -> u32 {
-    let mut w = [0; 4];
-    h.read_sram(r, c, off, &mut w).unwrap();
-    u32::from_le_bytes(w)
 }
 
 fn dram_word(h: &Host, rank: usize, word: u32) -> u32 {
@@ -58,14 +54,7 @@ type Log = Vec<(u64, &'static str, usize, u32)>;
 /// The session; the log, every core's state at the end, and
 /// `Machine::run_past_counts` (zero in strict order).
 fn session(strict: bool) -> (Log, Vec<String>, (u64, u64, u64)) {
-    let h = Host::with_syscalls(
-        Platform::parallella16(),
-        RunMode::Deterministic,
-        Mode::Timed,
-        Syscalls::captured(Vec::new(), Vec::new()),
-    )
-    .unwrap();
-    h.set_strict(strict);
+    let h = det_host(strict);
     let group = Workgroup {
         row: 0,
         col: 0,
@@ -117,20 +106,7 @@ fn session(strict: bool) -> (Log, Vec<String>, (u64, u64, u64)) {
     let state = h.with_machine(|m| {
         CORES
             .iter()
-            .map(|&(r, c)| {
-                let c = &m.cores[(r * 4 + c) as usize];
-                format!(
-                    "{} cycles={} instret={} dual={} stalls={:?} pc={:#x} r={:?} run={:?}",
-                    c.id,
-                    c.stats.cycles,
-                    c.stats.instret,
-                    c.stats.dual,
-                    c.stats.stalls,
-                    c.state.pc,
-                    c.state.r,
-                    c.run
-                )
-            })
+            .map(|&(r, c)| core_state(&m.cores[(r * 4 + c) as usize]))
             .collect()
     });
     (log, state, counts)

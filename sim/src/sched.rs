@@ -2435,8 +2435,7 @@ impl Machine {
     fn roll_back_past(&mut self, t: &mut Timed, c: u64) -> bool {
         let mut any = false;
         for i in 0..self.cores.len() {
-            let a = &t.agents[i];
-            if a.speculating && a.spec_limit > c && self.cores[i].stats.cycles > c {
+            if self.ran_past_to(t, i, c) {
                 self.roll_back(t, i);
                 any = true;
             }

@@ -132,3 +132,39 @@ pub fn run_example(name: &str, arg: &str) -> (String, String) {
     assert!(o.status.success(), "{name} {arg} failed: {out}\n{err}");
     (out, err)
 }
+
+/// A Parallella-16 host in deterministic timed mode, the cores' output
+/// captured, in strict cycle order or not (the strict-vs-fast tests).
+pub fn det_host(strict: bool) -> e_hal::Host {
+    let h = e_hal::Host::with_syscalls(
+        e_hal::Platform::parallella16(),
+        e_hal::RunMode::Deterministic,
+        epsim_sim::Mode::Timed,
+        epsim_sim::Syscalls::captured(Vec::new(), Vec::new()),
+    )
+    .expect("a Parallella-16 host");
+    h.set_strict(strict);
+    h
+}
+
+/// The word at `off` of chip-relative core `(r, c)`'s SRAM.
+pub fn sram_word(h: &e_hal::Host, (r, c): (u32, u32), off: u32) -> u32 {
+    let mut w = [0; 4];
+    h.read_sram(r, c, off, &mut w).expect("a read of SRAM");
+    u32::from_le_bytes(w)
+}
+
+/// A core's state as the strict-vs-fast tests compare it at the end.
+pub fn core_state(c: &epsim_sim::core::Core) -> String {
+    format!(
+        "{} cycles={} instret={} dual={} stalls={:?} pc={:#x} r={:?} run={:?}",
+        c.id,
+        c.stats.cycles,
+        c.stats.instret,
+        c.stats.dual,
+        c.stats.stalls,
+        c.state.pc,
+        c.state.r,
+        c.run
+    )
+}
