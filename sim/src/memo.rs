@@ -190,6 +190,9 @@ pub struct Memo {
     /// Every record made, in the order made; records are named by their
     /// index here.
     records: Vec<Record>,
+    /// The entries of the blocks recorded, one bit per halfword of the
+    /// first [`ENTRIES`] (empty until the first record).
+    entries: Vec<u64>,
     /// Direct-mapped by key hash: the key and its record's index. It
     /// starts small and grows (dropping what it holds) while more than
     /// half full, up to `TABLE` entries, so that the many cores of a large
@@ -256,6 +259,10 @@ impl Run {
     }
 }
 
+/// Halfwords of local code whose blocks [`Memo::has_entry`] tells apart
+/// (32 KB).
+const ENTRIES: usize = 1 << 14;
+
 /// Records made before the memo starts over.
 const MAX_RECORDS: usize = 1 << 16;
 
@@ -270,6 +277,7 @@ impl Memo {
         Memo {
             key: Key::new(),
             records: Vec::new(),
+            entries: Vec::new(),
             table: Vec::new(),
             filled: 0,
             generation: 0,
@@ -297,8 +305,29 @@ impl Memo {
         }
     }
 
-    /// Stores `record` under the current key; returns its name.
-    pub fn put(&mut self, record: Record) -> u32 {
+    /// Whether a record was made of a block entered at `entry` (in the
+    /// core's first 32 KB; any other entry answers yes) since the records
+    /// were last forgotten.
+    #[inline(always)]
+    pub fn has_entry(&self, entry: u32) -> bool {
+        let i = (entry >> 1) as usize;
+        i >= ENTRIES
+            || self
+                .entries
+                .get(i / 64)
+                .is_some_and(|w| w >> (i % 64) & 1 != 0)
+    }
+
+    /// Stores `record`, of a block entered at `entry`, under the current
+    /// key; returns its name.
+    pub fn put(&mut self, record: Record, entry: u32) -> u32 {
+        let i = (entry >> 1) as usize;
+        if i < ENTRIES {
+            if self.entries.is_empty() {
+                self.entries = vec![0; ENTRIES / 64];
+            }
+            self.entries[i / 64] |= 1 << (i % 64);
+        }
         if self.records.len() >= MAX_RECORDS {
             self.clear();
         }
@@ -322,6 +351,7 @@ impl Memo {
     fn clear(&mut self) {
         self.table.clear();
         self.records.clear();
+        self.entries.clear();
         self.filled = 0;
         self.epoch = self.epoch.wrapping_add(1);
     }
@@ -698,6 +728,10 @@ impl Record {
     /// Whether it can be replayed on `pipe` as far as fetches from DRAM
     /// go (always, for a block that read none).
     #[inline(always)]
+    /// Its last instruction's issue cycle, relative to `base`.
+    pub fn last_issue(&self) -> i64 {
+        self.last_issue
+    }
     pub fn replayable(&self, pipe: &Pipeline) -> bool {
         self.dram
             .is_none_or(|(first, last, _)| pipe.dram_replayable(first, last))

@@ -348,7 +348,7 @@ pub(super) fn memo_block<const REC: bool>(
             &[],
         );
         let chains = r.chains_at(base);
-        let id = memo.put(r);
+        let id = memo.put(r, entry);
         memo.link(chain, base, run, id);
         if chains {
             pipe.chain = Some(memo.chain(id, quiet));
@@ -371,6 +371,179 @@ fn code_place(c: u8, remote: (u32, bool)) -> (TPlace, bool) {
         b => TPlace::Local(Some(b)),
     };
     (place, c & 8 != 0)
+}
+
+/// How many of `insns`, from the first, change nothing but the core's
+/// own registers (its [`ArchState`]) when they run: integer and FPU
+/// operations, loads, branches and jumps. Those, run plainly, are undone
+/// by putting the state back ([`memo_block_before`]).
+pub(super) fn undoable(insns: &[Insn]) -> usize {
+    use epsim_isa::Op;
+    insns
+        .iter()
+        .take_while(|i| {
+            matches!(
+                i.op,
+                Op::Ld { .. }
+                    | Op::LdX { .. }
+                    | Op::LdP { .. }
+                    | Op::LdPi { .. }
+                    | Op::Bcond { .. }
+                    | Op::Jr { .. }
+                    | Op::Jalr { .. }
+                    | Op::Nop
+            ) || matches!(i.class, OpClass::Ialu | OpClass::Fpu)
+        })
+        .count()
+}
+
+/// How often a core tries [`memo_block_before`]: after each run of it
+/// that found no record, the next few blocks near a limit go straight to
+/// the detailed model, twice as many after each such miss in a row (up to
+/// [`NearTries::MAX_SKIP`]); a replay starts over. Which way a block runs
+/// changes nothing but the simulator's own work.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct NearTries {
+    skip: u32,
+    misses: u32,
+}
+
+impl NearTries {
+    const MAX_SKIP: u32 = 64;
+
+    /// Whether to try this block (counting the ones left alone).
+    #[inline(always)]
+    pub(super) fn try_now(&mut self) -> bool {
+        if self.skip > 0 {
+            self.skip -= 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    /// What the try gave: replayed, no record (`Err(true)`), or neither.
+    #[inline(always)]
+    pub(super) fn note<T>(&mut self, r: &Result<T, bool>) {
+        match r {
+            Ok(_) => self.misses = 0,
+            Err(true) => {
+                self.skip = (1 << self.misses.min(6)).min(Self::MAX_SKIP);
+                self.misses += 1;
+            }
+            Err(false) => {}
+        }
+    }
+}
+
+/// [`memo_block`] for a block of local code too near `limit` for its
+/// margin (`memo_margin`), of [`undoable`] instructions (the block's
+/// first ones: a run of them that jumps is a whole run), without timers,
+/// answered access or loads from DRAM answered in the block: runs it
+/// plainly and replays the record its run finds if that record's last
+/// issue comes before `limit`, as the detailed model would run and time
+/// every instruction of it then. Otherwise (no record, a load that left
+/// the core, the last issue at or past the limit) it puts the core's
+/// state back as it was and returns `None`: the block is then run by
+/// [`general_block`], which stops at the limit. The record's schedule is
+/// the detailed model's from the same entry state (`memo`), so the
+/// result is the same either way.
+///
+/// `Err(true)`: no record was found for the run (a block that always runs
+/// near a limit is never recorded; [`NearTries`] then tries it less often);
+/// `Err(false)`: anything else.
+#[inline(never)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+pub(super) fn memo_block_before<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    timing: &[Timing],
+    live: &[(u8, u8)],
+    entry: u32,
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    now: &mut u64,
+    limit: u64,
+) -> Result<(usize, u32, u32, Option<Step>, Option<Issue>), bool> {
+    let saved = s.clone();
+    bus.full_rec = false;
+    bus.codes.clear();
+    bus.solo_on = false;
+    let (done, pc, len, last) = plain_block(s, bus, insns, entry);
+    bus.full_rec = true;
+    if done == 0 || last == Some(Step::Stall) {
+        // (Nothing ran, or an access the machine must make: the detailed
+        // model's.)
+        *s = saved;
+        return Err(false);
+    }
+    let MemCodes {
+        ref codes,
+        n: nmem,
+        external,
+        ..
+    } = bus.codes;
+    // Loads from the core's own SRAM banks only (a read of its DMA
+    // registers is noted by the spin watch: not undone).
+    let local = !external
+        && !bus.direct
+        && !bus.attention
+        && codes[..nmem].iter().all(|&k| k & 8 == 0 && k & 7 < 4);
+    let target = match last {
+        Some(Step::Jump { target }) => Some(target),
+        _ => None,
+    };
+    let base = pipe.next_issue();
+    let found = if local {
+        let run = Run::of(entry, done, target.is_some(), &codes[..nmem]);
+        let chain = pipe.chain;
+        match memo.follow(chain, base, run) {
+            Some(id) if memo.record(id).replayable(pipe) => Some((id, true)),
+            _ => {
+                if pipe.key(
+                    &mut memo.key,
+                    entry,
+                    done,
+                    live,
+                    timing[0].touches,
+                    target.is_some(),
+                    &codes[..nmem],
+                ) {
+                    memo.get()
+                        .filter(|&id| memo.record(id).replayable(pipe))
+                        .map(|id| (id, false))
+                } else {
+                    None
+                }
+            }
+        }
+    } else {
+        None
+    };
+    match found {
+        Some((id, followed)) if (base as i64 + memo.record(id).last_issue()) < limit as i64 => {
+            let chain = pipe.chain.take();
+            let quiet = pipe.quiet;
+            if followed {
+                memo.followed += 1;
+            } else {
+                let run = Run::of(entry, done, target.is_some(), &codes[..nmem]);
+                memo.link(chain, base, run, id);
+            }
+            let issue = replay_record(pipe, stats, memo, id, base, target, quiet, now);
+            debug_assert!(
+                issue.cycle < limit,
+                "a block replayed near the limit passed it"
+            );
+            Ok((done, pc, len, last, Some(issue)))
+        }
+        late => {
+            *s = saved;
+            Err(late.is_none() && local)
+        }
+    }
 }
 
 /// Replays record `id` from `base` (the block's last instruction jumped
@@ -928,7 +1101,7 @@ fn solo_block<const REC: bool>(
             &sent[..j],
         );
         let chains = r.chains_at(base);
-        let rid = memo.put(r);
+        let rid = memo.put(r, entry);
         memo.link(chain, base, run, rid);
         if chains {
             pipe.chain = Some(memo.chain(rid, quiet));

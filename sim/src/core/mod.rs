@@ -32,7 +32,10 @@ mod solo;
 
 pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as SoloWaiting};
 
-use blocks::{general_block, memo_block, memo_margin, plain_block, plain_chain, Env};
+use blocks::{
+    general_block, memo_block, memo_block_before, memo_margin, plain_block, plain_chain, undoable,
+    Env, NearTries,
+};
 pub(crate) use bus::{held_by_dma, is_dma};
 pub use bus::{
     Answer, Chip, CoreBus, RemoteAccess, RemoteKind, Shared, LINKDEBUG, LINKDEBUG_LOOPBACK,
@@ -179,6 +182,9 @@ pub struct Core {
     pub dma_error: Option<epsim_dma::DmaError>,
     /// Code from another core's SRAM being executed.
     fetch_buf: FetchBuf,
+    /// How often blocks near a run's limit are tried for a replay
+    /// ([`blocks::memo_block_before`]).
+    near_tries: NearTries,
     /// Timed mode: the iterations of a loop that only polls this core's
     /// SRAM are done in closed form ([`Spin`]); off in strict order and
     /// when traced (the scheduler sets it for each run).
@@ -844,6 +850,7 @@ impl Core {
             timer_at: 0,
             dram_via_mesh: false,
             fetch_buf: FetchBuf::EMPTY,
+            near_tries: NearTries::default(),
             spin_skip: false,
             spin_park: false,
             dma_direct: false,
@@ -1146,6 +1153,7 @@ impl Core {
                 spin_skip,
                 spin_park,
                 spin,
+                near_tries,
                 dma,
                 dma_direct,
                 dma_detached,
@@ -1383,25 +1391,70 @@ impl Core {
                     }
                     ran
                 } else {
-                    general_block::<TIMED, TRACE, REC>(
-                        s,
-                        &mut bus,
-                        &insns[..n],
-                        &deps[..n],
-                        entry,
-                        Env {
-                            pipe,
-                            stats,
-                            trace: trace.as_deref_mut(),
-                            id,
-                            first_cycle: cycle0 + retired,
-                            limit,
-                            timers,
-                            timer_at: &mut *timer_at,
-                            mem: &mut mem,
-                        },
-                        &mut now,
-                    )
+                    // A block too near the limit for its margin: replayed
+                    // if the record its run finds ends before the limit
+                    // (`memo_block_before`), else timed in the detailed model.
+                    let m = if TIMED
+                        && !TRACE
+                        && !timers
+                        && *memoise
+                        && bus.answer.is_none()
+                        && entry >> 20 == 0
+                    {
+                        undoable(&insns[..n])
+                    } else {
+                        0
+                    };
+                    let near = match block {
+                        Some(block) if m > 0 && memo.has_entry(entry) && near_tries.try_now() => {
+                            memo.validate(blocks.generation);
+                            let r = memo_block_before(
+                                s,
+                                &mut bus,
+                                &insns[..m],
+                                &deps[..m],
+                                blocks.live(block.id),
+                                entry,
+                                pipe,
+                                stats,
+                                memo,
+                                &mut now,
+                                limit,
+                            );
+                            near_tries.note(&r);
+                            r.ok()
+                        }
+                        _ => None,
+                    };
+                    if let Some(ran) = near {
+                        // (Loads from its own SRAM only, as the replay key
+                        // codes them.)
+                        let c = &bus.codes;
+                        for &k in &c.codes[..c.n] {
+                            mem |= 1 | 16 << (k & 7);
+                        }
+                        ran
+                    } else {
+                        general_block::<TIMED, TRACE, REC>(
+                            s,
+                            &mut bus,
+                            &insns[..n],
+                            &deps[..n],
+                            entry,
+                            Env {
+                                pipe,
+                                stats,
+                                trace: trace.as_deref_mut(),
+                                id,
+                                first_cycle: cycle0 + retired,
+                                limit,
+                                timers,
+                                timer_at: &mut *timer_at,
+                                mem: &mut mem,
+                            },
+                            &mut now,
+                        )
+                    }
                 };
                 retired += done as u64;
                 if TIMED && !TRACE && *spin_skip {
