@@ -518,6 +518,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             size,
             kind: RemoteKind::Load,
         };
+        b.loads[b.n] = (addr, len as u8);
         b.off[b.n] = off;
         b.n += 1;
         self.solo_loaded = true;

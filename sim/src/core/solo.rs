@@ -264,17 +264,6 @@ impl SoloLoads {
         b + busy >= 0 && ((b + issue) as u64) < limit && end < self.until && end <= limit
     }
 
-    /// The addresses and sizes of the block's loads answered so far.
-    #[inline]
-    fn block_loads(&self) -> ([(u32, u8); BLOCK_LOADS], usize) {
-        let b = &self.block;
-        let mut loads = [(0, 0); BLOCK_LOADS];
-        for (l, a) in loads.iter_mut().zip(&b.access[..b.n]) {
-            *l = (a.addr, a.size.bytes() as u8);
-        }
-        (loads, b.n)
-    }
-
     /// The trips of the loads of record `rid`'s replay from `base`
     /// (`solo`: as the record has them, each checked to arrive as
     /// recorded) at once, as a replay learnt them
@@ -300,12 +289,12 @@ impl SoloLoads {
         if !self.in_time(bounds, base, limit, margin) {
             return false;
         }
-        let (loads, n) = self.block_loads();
+        let b = &self.block;
         let rounds = &self.rounds[rid as usize % KEPT].rounds;
-        if n != solo.len() || !self.mesh.solo_rounds_again(rounds, base, &loads[..n]) {
+        if b.n != solo.len() || !self.mesh.solo_rounds_again(rounds, base, &b.loads[..b.n]) {
             return false;
         }
-        self.loads += n as u64;
+        self.loads += solo.len() as u64;
         true
     }
 
@@ -325,7 +314,7 @@ impl SoloLoads {
         limit: u64,
         margin: u64,
     ) {
-        let (loads, n) = self.block_loads();
+        let (loads, n) = (self.block.loads, self.block.n);
         let bounds = self.bounds(params, solo);
         if n == 0 || n != solo.len() || !self.in_time(bounds, base, limit, margin) {
             return;
@@ -375,6 +364,9 @@ pub struct InBlock {
     /// Loads answered in the block so far.
     pub n: usize,
     pub access: [RemoteAccess; BLOCK_LOADS],
+    /// Their addresses and sizes in bytes, as the network's round trips
+    /// take them (`Mesh::solo_rounds_again`).
+    pub loads: [(u32, u8); BLOCK_LOADS],
     /// Their offsets in DRAM (the bus answers a load only on the terms
     /// of [`SoloLoads::dram_load`], which finds them: the block's trips
     /// do not classify the address again).
@@ -419,6 +411,7 @@ impl Default for InBlock {
         InBlock {
             n: 0,
             access: [none; BLOCK_LOADS],
+            loads: [(0, 0); BLOCK_LOADS],
             off: [0; BLOCK_LOADS],
             snaps: std::array::from_fn(|_| ArchState::new()),
             pre: [Sent::default(); BLOCK_LOADS],
