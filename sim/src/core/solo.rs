@@ -175,8 +175,7 @@ impl SoloLoads {
             .saturating_add(latency)
             .saturating_add(b)
             .saturating_add(extra);
-        let end = last.saturating_add(margin);
-        if issue >= limit || end >= self.until || end > limit {
+        if !self.ends_in_time(issue, last, limit, margin) {
             return (Outcome::No, 0);
         }
         let node = NodeId::new(id.row, id.col);
@@ -234,6 +233,17 @@ impl SoloLoads {
 }
 
 impl SoloLoads {
+    /// Whether a trip issued at `issue` whose response is back by `last`
+    /// is timed here: it issues before the run's end, and the response is
+    /// back `margin` cycles before the run's end and before anything else
+    /// acts (`until`). [`SoloLoads::trip_to`] asks it of each trip,
+    /// [`SoloLoads::in_time`] of a replay's at once.
+    #[inline(always)]
+    fn ends_in_time(&self, issue: u64, last: u64, limit: u64, margin: u64) -> bool {
+        let end = last.saturating_add(margin);
+        issue < limit && end < self.until && end <= limit
+    }
+
     /// The bounds of [`Kept`] of a replay's loads `solo`.
     fn bounds(&self, params: &Params, solo: &[Sent]) -> (i64, i64, i64) {
         let (latency, extra, b) = (params.dram_latency, params.remote_read_extra, self.bound);
@@ -260,8 +270,7 @@ impl SoloLoads {
         margin: u64,
     ) -> bool {
         let b = base as i64;
-        let end = ((b + last) as u64).saturating_add(margin);
-        b + busy >= 0 && ((b + issue) as u64) < limit && end < self.until && end <= limit
+        b + busy >= 0 && self.ends_in_time((b + issue) as u64, (b + last) as u64, limit, margin)
     }
 
     /// The trips of the loads of record `rid`'s replay from `base`
