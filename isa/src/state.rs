@@ -365,3 +365,43 @@ impl ArchState {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `clone_from` (written out field by field) leaves every field of
+    /// the source, over a state whose every field differs from a fresh one.
+    #[test]
+    fn clone_from_copies_every_field() {
+        let mut src = ArchState::new();
+        for (i, r) in src.r.iter_mut().enumerate() {
+            *r = 0x1000 + i as u32;
+        }
+        src.pc = 0x8e00_0010;
+        src.set_status_all(u32::MAX);
+        for (i, v) in [
+            &mut src.config,
+            &mut src.debugstatus,
+            &mut src.lc,
+            &mut src.ls,
+            &mut src.le,
+            &mut src.iret,
+            &mut src.imask,
+            &mut src.ilat,
+            &mut src.ipend,
+            &mut src.ctimer0,
+            &mut src.ctimer1,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            *v = 0x5a5a_0000 + i as u32;
+        }
+        let mut dst = ArchState::new();
+        assert_ne!(dst, src);
+        dst.clone_from(&src);
+        assert_eq!(dst, src);
+        assert_eq!(src.clone(), src);
+    }
+}
