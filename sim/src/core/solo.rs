@@ -380,8 +380,15 @@ pub struct InBlock {
     /// of [`SoloLoads::dram_load`], which finds them: the block's trips
     /// do not classify the address again).
     pub off: [u32; BLOCK_LOADS],
-    /// The core's state before each of them (but its PC).
-    pub snaps: [ArchState; BLOCK_LOADS],
+    /// The core's state before the first of them (but its PC). A load
+    /// after it taken back goes back to this state and executes again up
+    /// to that load (`core::blocks::solo_block`): no store, TESTSET or
+    /// write of a special register lies between (see above), and the loads
+    /// between read DRAM and local SRAM, which nothing writes meanwhile.
+    pub snap: ArchState,
+    /// Set while the block executes again so: a load from DRAM is answered
+    /// from DRAM as before, nothing noted (`CoreBus::solo_answer`).
+    pub again: bool,
     /// The first `npre` loads' trips already sent (a replay's check found
     /// the record off at the last of them, or at the one after): the
     /// detailed model takes them as they are.
@@ -422,7 +429,8 @@ impl Default for InBlock {
             access: [none; BLOCK_LOADS],
             loads: [(0, 0); BLOCK_LOADS],
             off: [0; BLOCK_LOADS],
-            snaps: std::array::from_fn(|_| ArchState::new()),
+            snap: ArchState::new(),
+            again: false,
             pre: [Sent::default(); BLOCK_LOADS],
             npre: 0,
             ext_page: u32::MAX,
