@@ -1073,6 +1073,7 @@ impl Mesh {
     /// transaction, the first waiting nowhere): the network left as
     /// [`Mesh::solo_round`] of each would leave it. False, nothing changed,
     /// otherwise.
+    #[inline]
     pub fn solo_rounds_again(&mut self, r: &Rounds, t0: Cycle, loads: &[(u32, u8)]) -> bool {
         if self.solo_way.gen != r.gen || self.solo_way.way.is_none() {
             return false;

@@ -767,6 +767,36 @@ pub(super) fn general_block<const TIMED: bool, const TRACE: bool, const REC: boo
     (done, pc, len, last, issued)
 }
 
+/// Executes `insns` again from the core's state before the first load
+/// from DRAM answered in the block (`solo::InBlock::snap`; `insns` run from
+/// that load up to a later one taken back): each such load answered again
+/// from DRAM, nothing noted of any access. They executed so before, so
+/// they all fall through.
+#[cold]
+#[inline(never)]
+fn again<const REC: bool>(s: &mut ArchState, bus: &mut CoreBus<'_, REC>, insns: &[Insn]) {
+    let (codes, full_rec, attention) = (bus.codes, bus.full_rec, bus.attention);
+    let set = |bus: &mut CoreBus<'_, REC>, on: bool| {
+        if let Some(solo) = bus.solo.as_deref_mut() {
+            solo.block.again = on;
+        }
+        bus.solo_on = on;
+    };
+    set(bus, true);
+    bus.full_rec = false;
+    bus.attention = false;
+    let mut step = Step::Next;
+    let ran = plain_run(s, bus, insns, &mut step);
+    debug_assert!(
+        matches!(ran, Ran::Fell(k) if k + 1 == insns.len()) && !bus.attention,
+        "a block executed again up to a load taken back ran otherwise"
+    );
+    set(bus, false);
+    bus.codes = codes;
+    bus.full_rec = full_rec;
+    bus.attention = attention;
+}
+
 /// [`memo_block`] for a block that loaded from DRAM as it executed
 /// (`solo::InBlock`; `done`, `pc`, `len`, `last` as its execution ended):
 /// its key holds also the read port's busy time relative to the entry, so
@@ -971,6 +1001,8 @@ fn solo_block<const REC: bool>(
     let mut sent = [Sent::default(); BLOCK_LOADS];
     let mut k = 0;
     let mut j = 0;
+    // The first load's instruction (`InBlock::snap`).
+    let mut i0 = 0;
     let mut stopped = false;
     let ran = done;
     for i in 0..ran {
@@ -988,6 +1020,9 @@ fn solo_block<const REC: bool>(
             // (taken back if the instruction spans two lines), its
             // trips, and the issue again with the data there.
             let c1 = is.cycle;
+            if j == 0 {
+                i0 = i;
+            }
             let spans = ipc >> 3 != (ipc + ilen - 1) >> 3;
             if spans {
                 pipe.unissue();
@@ -1028,10 +1063,14 @@ fn solo_block<const REC: bool>(
                 if !spans {
                     pipe.unissue();
                 }
-                let b = &solo.block;
-                s.clone_from(&b.snaps[j]);
+                let access = solo.block.access[j];
+                s.clone_from(&solo.block.snap);
+                if j > 0 {
+                    // Before the first load, then on to this one.
+                    again(s, bus, &insns[i0..i]);
+                }
                 s.pc = ipc;
-                bus.deferred = Some(b.access[j]);
+                bus.deferred = Some(access);
                 bus.solo_split = false;
                 bus.codes.n = k - 1;
                 done = i;

@@ -490,6 +490,12 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
     fn solo_answer(&mut self, s: &ArchState, addr: u32, size: Size) -> Option<u64> {
         let solo = self.solo.as_deref_mut()?;
         let len = size.bytes();
+        if solo.block.again {
+            // (Executing again up to a load taken back, `InBlock::snap`:
+            // this one was answered so before.)
+            let off = crate::machine::dram_offset(self.chip, self.ext_base, solo.ext_size, addr);
+            return Some(self.dram.read(off, len));
+        }
         if self.answer.is_some() || solo.block.n == BLOCK_LOADS {
             return None;
         }
@@ -512,12 +518,15 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             return None;
         }
         let b = &mut solo.block;
-        b.snaps[b.n].clone_from(s);
+        if b.n == 0 {
+            b.snap.clone_from(s);
+        }
         b.access[b.n] = RemoteAccess {
             addr,
             size,
             kind: RemoteKind::Load,
         };
+        b.loads[b.n] = (addr, len as u8);
         b.off[b.n] = off;
         b.n += 1;
         self.solo_loaded = true;

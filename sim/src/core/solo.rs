@@ -175,8 +175,7 @@ impl SoloLoads {
             .saturating_add(latency)
             .saturating_add(b)
             .saturating_add(extra);
-        let end = last.saturating_add(margin);
-        if issue >= limit || end >= self.until || end > limit {
+        if !self.ends_in_time(issue, last, limit, margin) {
             return (Outcome::No, 0);
         }
         let node = NodeId::new(id.row, id.col);
@@ -234,6 +233,17 @@ impl SoloLoads {
 }
 
 impl SoloLoads {
+    /// Whether a trip issued at `issue` whose response is back by `last`
+    /// is timed here: it issues before the run's end, and the response is
+    /// back `margin` cycles before the run's end and before anything else
+    /// acts (`until`). [`SoloLoads::trip_to`] asks it of each trip,
+    /// [`SoloLoads::in_time`] of a replay's at once.
+    #[inline(always)]
+    fn ends_in_time(&self, issue: u64, last: u64, limit: u64, margin: u64) -> bool {
+        let end = last.saturating_add(margin);
+        issue < limit && end < self.until && end <= limit
+    }
+
     /// The bounds of [`Kept`] of a replay's loads `solo`.
     fn bounds(&self, params: &Params, solo: &[Sent]) -> (i64, i64, i64) {
         let (latency, extra, b) = (params.dram_latency, params.remote_read_extra, self.bound);
@@ -260,19 +270,7 @@ impl SoloLoads {
         margin: u64,
     ) -> bool {
         let b = base as i64;
-        let end = ((b + last) as u64).saturating_add(margin);
-        b + busy >= 0 && ((b + issue) as u64) < limit && end < self.until && end <= limit
-    }
-
-    /// The addresses and sizes of the block's loads answered so far.
-    #[inline]
-    fn block_loads(&self) -> ([(u32, u8); BLOCK_LOADS], usize) {
-        let b = &self.block;
-        let mut loads = [(0, 0); BLOCK_LOADS];
-        for (l, a) in loads.iter_mut().zip(&b.access[..b.n]) {
-            *l = (a.addr, a.size.bytes() as u8);
-        }
-        (loads, b.n)
+        b + busy >= 0 && self.ends_in_time((b + issue) as u64, (b + last) as u64, limit, margin)
     }
 
     /// The trips of the loads of record `rid`'s replay from `base`
@@ -300,12 +298,12 @@ impl SoloLoads {
         if !self.in_time(bounds, base, limit, margin) {
             return false;
         }
-        let (loads, n) = self.block_loads();
+        let b = &self.block;
         let rounds = &self.rounds[rid as usize % KEPT].rounds;
-        if n != solo.len() || !self.mesh.solo_rounds_again(rounds, base, &loads[..n]) {
+        if b.n != solo.len() || !self.mesh.solo_rounds_again(rounds, base, &b.loads[..b.n]) {
             return false;
         }
-        self.loads += n as u64;
+        self.loads += solo.len() as u64;
         true
     }
 
@@ -325,7 +323,7 @@ impl SoloLoads {
         limit: u64,
         margin: u64,
     ) {
-        let (loads, n) = self.block_loads();
+        let (loads, n) = (self.block.loads, self.block.n);
         let bounds = self.bounds(params, solo);
         if n == 0 || n != solo.len() || !self.in_time(bounds, base, limit, margin) {
             return;
@@ -375,12 +373,22 @@ pub struct InBlock {
     /// Loads answered in the block so far.
     pub n: usize,
     pub access: [RemoteAccess; BLOCK_LOADS],
+    /// Their addresses and sizes in bytes, as the network's round trips
+    /// take them (`Mesh::solo_rounds_again`).
+    pub loads: [(u32, u8); BLOCK_LOADS],
     /// Their offsets in DRAM (the bus answers a load only on the terms
     /// of [`SoloLoads::dram_load`], which finds them: the block's trips
     /// do not classify the address again).
     pub off: [u32; BLOCK_LOADS],
-    /// The core's state before each of them (but its PC).
-    pub snaps: [ArchState; BLOCK_LOADS],
+    /// The core's state before the first of them (but its PC). A load
+    /// after it taken back goes back to this state and executes again up
+    /// to that load (`core::blocks::solo_block`): no store, TESTSET or
+    /// write of a special register lies between (see above), and the loads
+    /// between read DRAM and local SRAM, which nothing writes meanwhile.
+    pub snap: ArchState,
+    /// Set while the block executes again so: a load from DRAM is answered
+    /// from DRAM as before, nothing noted (`CoreBus::solo_answer`).
+    pub again: bool,
     /// The first `npre` loads' trips already sent (a replay's check found
     /// the record off at the last of them, or at the one after): the
     /// detailed model takes them as they are.
@@ -419,8 +427,10 @@ impl Default for InBlock {
         InBlock {
             n: 0,
             access: [none; BLOCK_LOADS],
+            loads: [(0, 0); BLOCK_LOADS],
             off: [0; BLOCK_LOADS],
-            snaps: std::array::from_fn(|_| ArchState::new()),
+            snap: ArchState::new(),
+            again: false,
             pre: [Sent::default(); BLOCK_LOADS],
             npre: 0,
             ext_page: u32::MAX,
