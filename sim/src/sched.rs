@@ -2548,10 +2548,13 @@ impl Machine {
             let Some(spec_to) = ahead.filter(|&s| end <= s) else {
                 return false;
             };
-            self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
+            // (Only what the run done at once changes is saved.)
+            self.cores[i].checkpoint_poll(&mut t.agents[i].checkpoint);
             t.agents[i].speculating = true;
             t.agents[i].spec_limit = spec_to;
         }
+        // (If not applied, the core is unchanged and runs ahead from a
+        // checkpoint of all of it, `Machine::core_turn`.)
         let Some((access, issue)) = self.cores[i].poll_apply(k, t.touched[i], t.solo_loads) else {
             return false;
         };

@@ -711,6 +711,13 @@ pub struct Checkpoint {
     dma: Dma,
     dma_error: Option<epsim_dma::DmaError>,
     fetch_buf: FetchBuf,
+    /// Taken for a poll's run done at once (`Core::checkpoint_poll`): only
+    /// what that run changes is saved (the fields above that it leaves
+    /// alone hold an older checkpoint's values, and a roll-back keeps the
+    /// core's own).
+    light: bool,
+    /// With `light`: `state` was not saved either (no timer counts).
+    light_state: bool,
     // (The SRAM keeps what is written after the checkpoint itself:
     // `CodeMem::undo_begin`.)
 }
@@ -1870,6 +1877,8 @@ impl Core {
                 cp.dma.clone_from(&self.dma);
                 cp.dma_error = self.dma_error;
                 cp.fetch_buf = self.fetch_buf;
+                cp.light = false;
+                cp.light_state = false;
             }
             None => {
                 *into = Some(Box::new(Checkpoint {
@@ -1883,9 +1892,38 @@ impl Core {
                     dma: self.dma.clone(),
                     dma_error: self.dma_error,
                     fetch_buf: self.fetch_buf,
+                    light: false,
+                    light_state: false,
                 }))
             }
         }
+    }
+
+    /// [`Core::checkpoint`] before a poll's run done at once
+    /// (`Core::poll_apply`), which changes only the core's counters,
+    /// pipeline, timers and answer: those are saved, not its other
+    /// registers, run state, DMA engine or fetch buffer (nor its
+    /// architectural state when no timer counts), which nothing changes
+    /// before the checkpoint is final or rolled back (the core runs no
+    /// instruction meanwhile; its DMA engine is idle, `Core::poll_find`).
+    pub(crate) fn checkpoint_poll(&mut self, into: &mut Option<Box<Checkpoint>>) {
+        let Some(cp) = into.as_deref_mut() else {
+            self.checkpoint(into);
+            return;
+        };
+        self.spin_take_banks();
+        self.sram.undo_begin();
+        self.pipe.fetched = 0;
+        let same_state = !timers_on(self.state.config);
+        if !same_state {
+            cp.state.clone_from(&self.state);
+        }
+        cp.stats = self.stats;
+        cp.pipe.copy_from(&self.pipe);
+        cp.timer_at = self.timer_at;
+        cp.answer = self.answer;
+        cp.light = true;
+        cp.light_state = same_state;
     }
 
     /// The state saved at the last checkpoint is final: its SRAM no longer
@@ -1903,16 +1941,20 @@ impl Core {
         self.spin.banks_due.clear();
         self.spin.clear();
         self.poll.clear();
-        self.state.clone_from(&cp.state);
-        self.regs.clone_from(&cp.regs);
-        self.run = cp.run;
+        if !cp.light_state {
+            self.state.clone_from(&cp.state);
+        }
+        if !cp.light {
+            self.regs.clone_from(&cp.regs);
+            self.run = cp.run;
+            self.dma.clone_from(&cp.dma);
+            self.dma_error = cp.dma_error;
+            self.fetch_buf = cp.fetch_buf;
+        }
         self.stats = cp.stats;
         self.pipe.copy_from(&cp.pipe);
         self.timer_at = cp.timer_at;
         self.answer = cp.answer;
-        self.dma.clone_from(&cp.dma);
-        self.dma_error = cp.dma_error;
-        self.fetch_buf = cp.fetch_buf;
         self.sram.undo_apply();
     }
 
