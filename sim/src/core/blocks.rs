@@ -444,7 +444,7 @@ impl NearTries {
 /// issue comes before `limit`, as the detailed model would run and time
 /// every instruction of it then. Otherwise (no record, a load that left
 /// the core, the last issue at or past the limit) it puts the core's
-/// state back as it was and returns `None`: the block is then run by
+/// state back as it was and returns an error: the block is then run by
 /// [`general_block`], which stops at the limit. The record's schedule is
 /// the detailed model's from the same entry state (`memo`), so the
 /// result is the same either way.
