@@ -408,6 +408,16 @@ impl Op {
         }
     }
 
+    /// Whether this is a load (`LDR` in any of its addressing forms): the
+    /// memory instructions that change only registers. Not TESTSET, which
+    /// also writes memory.
+    pub const fn is_load(&self) -> bool {
+        matches!(
+            self,
+            Op::Ld { .. } | Op::LdX { .. } | Op::LdP { .. } | Op::LdPi { .. }
+        )
+    }
+
     /// The dual-issue group of this instruction (isa.md §5.2).
     pub const fn class(&self) -> OpClass {
         match self {
@@ -429,11 +439,8 @@ impl Op {
             | Op::Movt { .. }
             | Op::MovCond { .. } => OpClass::Ialu,
             Op::Fpu { .. } => OpClass::Fpu,
-            Op::Ld { .. }
-            | Op::LdX { .. }
-            | Op::LdP { .. }
-            | Op::LdPi { .. }
-            | Op::St { .. }
+            _ if self.is_load() => OpClass::LoadStore,
+            Op::St { .. }
             | Op::StX { .. }
             | Op::StP { .. }
             | Op::StPi { .. }

@@ -10,7 +10,7 @@ use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
 use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
-use crate::memo::{Memo, Run};
+use crate::memo::{Chain, Memo, Run};
 use crate::timing::{
     count_before, events, events_at, tick_timers, timers_on, Done, Issue, Pipeline,
     Place as TPlace, Stall, Timing,
@@ -261,32 +261,25 @@ pub(super) fn memo_block<const REC: bool>(
     } else {
         Run::of(entry, done, target.is_some(), &codes[..nmem])
     };
-    // The record that followed the last one for the same run, else the
-    // one the full key finds.
-    let mut found = memo.follow(chain, base, run);
-    memo.followed += u64::from(found.is_some());
-    if found.is_some_and(|id| !memo.record(id).replayable(pipe)) {
-        // DRAM code whose lines could meet another read now.
-        found = None;
-    }
-    let memoisable = found.is_some()
-        || (!external
-            && pipe.key(
-                &mut memo.key,
-                entry,
-                done,
-                live,
-                timing[0].touches,
-                target.is_some(),
-                &codes[..nmem],
-            ));
-    if memoisable && found.is_none() {
-        found = memo.get().filter(|&id| memo.record(id).replayable(pipe));
-        if let Some(id) = found {
+    let Found {
+        record,
+        follow_hit,
+        memoisable,
+    } = find_record(
+        pipe,
+        memo,
+        chain,
+        base,
+        run,
+        !external,
+        (entry, done, live, timing[0].touches, target.is_some()),
+        &codes[..nmem],
+    );
+    memo.followed += u64::from(follow_hit);
+    if let Some((id, followed)) = record {
+        if !followed {
             memo.link(chain, base, run, id);
         }
-    }
-    if let Some(id) = found {
         let issue = replay_record(pipe, stats, memo, id, base, target, quiet, now);
         debug_assert!(
             entry >> 20 != 0 || issue.cycle < base + memo_margin(done, true),
@@ -357,6 +350,56 @@ pub(super) fn memo_block<const REC: bool>(
     (done, pc, len, last, issue)
 }
 
+/// What [`find_record`] found for a block's run.
+struct Found {
+    /// The record to replay, and whether it was found by following the
+    /// chain (else by the full key: the caller links it to the chain).
+    record: Option<(u32, bool)>,
+    /// Whether following the chain found a record, replayable now or not
+    /// (`Memo::followed` counts these).
+    follow_hit: bool,
+    /// Whether the block has a replay key: a record can be made for it.
+    memoisable: bool,
+}
+
+/// The record to replay for a block's `run` from `base`: the one that
+/// followed the last replayed one (`chain`) for the same run, else the
+/// one the full replay key finds (built only when `keyed`, from the
+/// block's `(entry, done, live, touches, jumped)` and memory `codes`);
+/// either only if it is replayable now (DRAM code whose lines could meet
+/// another read is not).
+#[inline(always)]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn find_record(
+    pipe: &Pipeline,
+    memo: &mut Memo,
+    chain: Option<Chain>,
+    base: u64,
+    run: Option<Run>,
+    keyed: bool,
+    (entry, done, live, touches, jumped): (u32, usize, &[(u8, u8)], u64, bool),
+    codes: &[u8],
+) -> Found {
+    let followed = memo.follow(chain, base, run);
+    let follow_hit = followed.is_some();
+    let mut record = followed
+        .filter(|&id| memo.record(id).replayable(pipe))
+        .map(|id| (id, true));
+    let memoisable = record.is_some()
+        || (keyed && pipe.key(&mut memo.key, entry, done, live, touches, jumped, codes));
+    if memoisable && record.is_none() {
+        record = memo
+            .get()
+            .filter(|&id| memo.record(id).replayable(pipe))
+            .map(|id| (id, false));
+    }
+    Found {
+        record,
+        follow_hit,
+        memoisable,
+    }
+}
+
 /// The timing place and store flag of a replay-key memory code
 /// ([`MemCodes`]; `remote`: the latency and externality of an access
 /// through the mesh).
@@ -382,17 +425,12 @@ pub(super) fn undoable(insns: &[Insn]) -> usize {
     insns
         .iter()
         .take_while(|i| {
-            matches!(
-                i.op,
-                Op::Ld { .. }
-                    | Op::LdX { .. }
-                    | Op::LdP { .. }
-                    | Op::LdPi { .. }
-                    | Op::Bcond { .. }
-                    | Op::Jr { .. }
-                    | Op::Jalr { .. }
-                    | Op::Nop
-            ) || matches!(i.class, OpClass::Ialu | OpClass::Fpu)
+            i.op.is_load()
+                || matches!(
+                    i.op,
+                    Op::Bcond { .. } | Op::Jr { .. } | Op::Jalr { .. } | Op::Nop
+                )
+                || matches!(i.class, OpClass::Ialu | OpClass::Fpu)
         })
         .count()
 }
@@ -498,27 +536,17 @@ pub(super) fn memo_block_before<const REC: bool>(
     let base = pipe.next_issue();
     let found = if local {
         let run = Run::of(entry, done, target.is_some(), &codes[..nmem]);
-        let chain = pipe.chain;
-        match memo.follow(chain, base, run) {
-            Some(id) if memo.record(id).replayable(pipe) => Some((id, true)),
-            _ => {
-                if pipe.key(
-                    &mut memo.key,
-                    entry,
-                    done,
-                    live,
-                    timing[0].touches,
-                    target.is_some(),
-                    &codes[..nmem],
-                ) {
-                    memo.get()
-                        .filter(|&id| memo.record(id).replayable(pipe))
-                        .map(|id| (id, false))
-                } else {
-                    None
-                }
-            }
-        }
+        find_record(
+            pipe,
+            memo,
+            pipe.chain,
+            base,
+            run,
+            true,
+            (entry, done, live, timing[0].touches, target.is_some()),
+            &codes[..nmem],
+        )
+        .record
     } else {
         None
     };
