@@ -2,7 +2,12 @@
 //! `i686-unknown-linux-gnu` as `make -C host install ARCH=i686` builds it,
 //! and a C host program built with `cc -m32` against it that shares a
 //! pointer-holding structure with a core (`c32/ptr_share.c`,
-//! `dev/ptr_share_dev.c`), in both run modes.
+//! `dev/ptr_share_dev.c`), in both run modes; and the DRAM pointer's watch
+//! in a 32-bit process (`c/dramwatch.c` built with `-m32`), whose SIGSEGV
+//! handler returns without the kernel there (`host/src/dramwatch.rs`,
+//! `resume`): the same results as with `EPSIM_DRAMWATCH=sigreturn`, a
+//! floating-point value live across the faults intact, a copy through
+//! the pointer (partly stepped) right, other faults and traps passed on.
 //!
 //! Needs the rustup target `i686-unknown-linux-gnu` and a C compiler that
 //! links `-m32` programs (gcc-multilib); `scripts/test.sh` installs both
@@ -17,7 +22,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 use common::{cc, root};
 
@@ -157,4 +163,103 @@ fn a_32_bit_host_shares_a_pointer_holding_struct_with_a_core() {
             "{mode}"
         );
     }
+
+    dram_watch_in_a_32_bit_process(&prefix, &scratch);
+}
+
+/// `c/dramwatch.c` built with `-m32 -msse2 -mfpmath=sse` (doubles in SSE
+/// registers, as most 32-bit code has them now; the kernel hands a signal
+/// handler those registers cleared) against the 32-bit library at
+/// `prefix`, run as host/tests/dramwatch.rs runs the 64-bit build.
+fn dram_watch_in_a_32_bit_process(prefix: &Path, scratch: &Path) {
+    let c = root().join("host/tests/c");
+    let exe = scratch.join("dramwatch32");
+    let o = Command::new(cc())
+        .args([
+            "-m32",
+            "-msse2",
+            "-mfpmath=sse",
+            "-O1",
+            "-Wall",
+            "-Wextra",
+            "-Werror",
+        ])
+        .arg("-I")
+        .arg(prefix.join("include"))
+        .arg("-I")
+        .arg(&c)
+        .arg(c.join("dramwatch.c"))
+        .arg("-o")
+        .arg(&exe)
+        .arg("-L")
+        .arg(prefix.join("lib"))
+        .arg("-le-hal")
+        .arg("-lpthread")
+        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
+        .output()
+        .expect("cc runs");
+    assert!(
+        o.status.success(),
+        "cc -m32 dramwatch.c failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let elf = root().join("host/tests/dev/flag_dev.elf");
+    let run = |args: &[&str], watch: &str| {
+        let mut o = Command::new(&exe)
+            .arg(&elf)
+            .args(args)
+            .env("EPSIM_MODE", "deterministic")
+            .env("EPSIM_DRAMWATCH", watch)
+            .env_remove("EPSIM_LOG")
+            .env_remove("EPSIM_PROGRESS")
+            .env_remove("EPIPHANY_HDF")
+            .env_remove("EPIPHANY_HOME")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the 32-bit dramwatch runs");
+        // A wrong return from the handler can leave it spinning for ever.
+        let start = Instant::now();
+        while o.try_wait().unwrap().is_none() {
+            if start.elapsed() > Duration::from_secs(60) {
+                o.kill().unwrap();
+                let out = o.wait_with_output().unwrap();
+                panic!(
+                    "dramwatch32 {args:?} (EPSIM_DRAMWATCH={watch}) did not end within 60 s:\n{}",
+                    String::from_utf8_lossy(&out.stdout)
+                );
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let o = o.wait_with_output().unwrap();
+        (o.status, String::from_utf8_lossy(&o.stdout).into_owned())
+    };
+    for args in [&["poll", "3000"][..], &["memcpy", "busy"][..]] {
+        let (st, fast) = run(args, "on");
+        assert!(st.success(), "{args:?}: {st}\n{fast}");
+        assert!(!fast.contains("WRONG"), "{args:?}:\n{fast}");
+        assert!(fast.contains(" ok\n"), "{args:?}:\n{fast}");
+        let (st, slow) = run(args, "sigreturn");
+        assert!(st.success(), "{args:?}, sigreturn: {st}\n{slow}");
+        assert_eq!(fast, slow, "{args:?}: with and without the kernel's return");
+    }
+    let (_, poll) = run(&["poll", "3000"], "on");
+    assert!(poll.contains("fpu ok\n"), "{poll}");
+    let polls: Vec<u64> = poll
+        .lines()
+        .find(|l| l.starts_with("polls "))
+        .unwrap()
+        .split_whitespace()
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    assert!(
+        polls[0] > 100,
+        "the first wait faulted only {} times:\n{poll}",
+        polls[0]
+    );
+    use std::os::unix::process::ExitStatusExt;
+    let (st, out) = run(&["segv"], "on");
+    assert_eq!(st.signal(), Some(11), "segv: {st}\n{out}");
+    let (st, out) = run(&["trap"], "on");
+    assert!(st.success() && out == "trap handled\n", "trap: {st}\n{out}");
 }
