@@ -1090,10 +1090,7 @@ impl Mesh {
                 r.t1.wrapping_add(c0),
                 r.leave1.wrapping_add(c0),
             )
-            || breaks(b.tx_next_addr, loads) != r.breaks
-            || loads
-                .iter()
-                .any(|&(a, _)| NodeId::from_addr(a) != r.way.dst)
+            || !same_breaks_and_page(b.tx_next_addr, loads, r.breaks, r.way.dst.bits())
         {
             return false;
         }
@@ -1143,6 +1140,24 @@ impl Mesh {
         s.node_mut(w.node2).delivered += c.node_delivered;
         true
     }
+}
+
+/// Whether `loads` break the eLink's transaction as `breaks` has it
+/// (`breaks(next, loads) == breaks`) and each lies in the node of 1-MB
+/// page `page` (`NodeId::from_addr(a).bits() == page`: a node's
+/// coordinates are its address's top 12 bits), in one pass.
+#[inline]
+fn same_breaks_and_page(mut next: Option<u32>, loads: &[(u32, u8)], breaks: u8, page: u32) -> bool {
+    let mut m = 0;
+    let mut pages = 0;
+    for (j, &(a, bytes)) in loads.iter().enumerate() {
+        if next != Some(a) {
+            m |= 1 << j;
+        }
+        pages |= (a >> 20) ^ page;
+        next = Some(a.wrapping_add(u32::from(bytes)));
+    }
+    m == breaks && pages == 0
 }
 
 /// Which of `loads`' requests break the eLink's transaction (bit `j`: it
