@@ -20,7 +20,7 @@ use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use e_hal::dramwatch::ACCESS_CYCLES;
 
@@ -55,20 +55,12 @@ fn run(mode: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().expect("the host program runs");
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            let o = child.wait_with_output().unwrap();
-            panic!(
-                "dramwatch {args:?} in {mode} mode did not end within 60 s; stdout:\n{}",
-                String::from_utf8_lossy(&o.stdout)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    let child = cmd.spawn().expect("the host program runs");
+    common::output_within(
+        child,
+        Duration::from_secs(60),
+        &format!("dramwatch {args:?} in {mode} mode"),
+    )
 }
 
 fn stdout(o: &Output, what: &str) -> String {

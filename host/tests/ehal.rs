@@ -454,7 +454,7 @@ fn every_esdk_name_is_there_and_dead_objects_are_refused() {
 /// after `limit`.
 fn run_within(exe: &Path, mode: &str, args: &[&str], limit: std::time::Duration) -> Output {
     use std::process::Stdio;
-    let mut child = Command::new(exe)
+    let child = Command::new(exe)
         .args(args)
         .current_dir(root())
         .env("EPSIM_MODE", mode)
@@ -470,21 +470,7 @@ fn run_within(exe: &Path, mode: &str, args: &[&str], limit: std::time::Duration)
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let o = child.wait_with_output().unwrap();
-            panic!(
-                "{mode}: {} has not ended after {limit:?}:\n{}\n{}",
-                exe.display(),
-                String::from_utf8_lossy(&o.stdout),
-                String::from_utf8_lossy(&o.stderr)
-            );
-        }
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
-    child.wait_with_output().unwrap()
+    common::output_within(child, limit, &format!("{mode}: {}", exe.display()))
 }
 
 #[test]

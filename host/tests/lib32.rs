@@ -23,7 +23,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{cc, root};
 
@@ -116,26 +116,7 @@ fn a_32_bit_host_shares_a_pointer_holding_struct_with_a_core() {
 
     let c32 = root().join("host/tests/c32");
     let host = scratch.join("ptr_share");
-    let o = Command::new(cc())
-        .args(["-m32", "-O1", "-Wall", "-Wextra", "-Werror"])
-        .arg("-I")
-        .arg(prefix.join("include"))
-        .arg("-I")
-        .arg(&c32)
-        .arg(c32.join("ptr_share.c"))
-        .arg("-o")
-        .arg(&host)
-        .arg("-L")
-        .arg(prefix.join("lib"))
-        .arg("-le-hal")
-        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
-        .output()
-        .expect("cc runs");
-    assert!(
-        o.status.success(),
-        "cc -m32 ptr_share.c failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    cc_m32(&prefix, &c32, "ptr_share.c", &host, &[], &[]);
 
     let dev = root().join("host/tests/dev/ptr_share_dev.elf");
     for mode in ["deterministic", "free"] {
@@ -174,38 +155,17 @@ fn a_32_bit_host_shares_a_pointer_holding_struct_with_a_core() {
 fn dram_watch_in_a_32_bit_process(prefix: &Path, scratch: &Path) {
     let c = root().join("host/tests/c");
     let exe = scratch.join("dramwatch32");
-    let o = Command::new(cc())
-        .args([
-            "-m32",
-            "-msse2",
-            "-mfpmath=sse",
-            "-O1",
-            "-Wall",
-            "-Wextra",
-            "-Werror",
-        ])
-        .arg("-I")
-        .arg(prefix.join("include"))
-        .arg("-I")
-        .arg(&c)
-        .arg(c.join("dramwatch.c"))
-        .arg("-o")
-        .arg(&exe)
-        .arg("-L")
-        .arg(prefix.join("lib"))
-        .arg("-le-hal")
-        .arg("-lpthread")
-        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
-        .output()
-        .expect("cc runs");
-    assert!(
-        o.status.success(),
-        "cc -m32 dramwatch.c failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
+    cc_m32(
+        prefix,
+        &c,
+        "dramwatch.c",
+        &exe,
+        &["-msse2", "-mfpmath=sse"],
+        &["-lpthread"],
     );
     let elf = root().join("host/tests/dev/flag_dev.elf");
     let run = |args: &[&str], watch: &str| {
-        let mut o = Command::new(&exe)
+        let child = Command::new(&exe)
             .arg(&elf)
             .args(args)
             .env("EPSIM_MODE", "deterministic")
@@ -215,23 +175,15 @@ fn dram_watch_in_a_32_bit_process(prefix: &Path, scratch: &Path) {
             .env_remove("EPIPHANY_HDF")
             .env_remove("EPIPHANY_HOME")
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the 32-bit dramwatch runs");
         // A wrong return from the handler can leave it spinning for ever.
-        let start = Instant::now();
-        while o.try_wait().unwrap().is_none() {
-            if start.elapsed() > Duration::from_secs(60) {
-                o.kill().unwrap();
-                let out = o.wait_with_output().unwrap();
-                panic!(
-                    "dramwatch32 {args:?} (EPSIM_DRAMWATCH={watch}) did not end within 60 s:\n{}",
-                    String::from_utf8_lossy(&out.stdout)
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let o = o.wait_with_output().unwrap();
+        let o = common::output_within(
+            child,
+            Duration::from_secs(60),
+            &format!("dramwatch32 {args:?} (EPSIM_DRAMWATCH={watch})"),
+        );
         (o.status, String::from_utf8_lossy(&o.stdout).into_owned())
     };
     for args in [&["poll", "3000"][..], &["memcpy", "busy"][..]] {
@@ -262,4 +214,32 @@ fn dram_watch_in_a_32_bit_process(prefix: &Path, scratch: &Path) {
     assert_eq!(st.signal(), Some(11), "segv: {st}\n{out}");
     let (st, out) = run(&["trap"], "on");
     assert!(st.success() && out == "trap handled\n", "trap: {st}\n{out}");
+}
+
+/// Builds `dir/src` into `exe` with `cc -m32 -O1 -Wall -Wextra -Werror`
+/// and `flags`, against the 32-bit library at `prefix` (found at run time
+/// by its rpath) and `libs`.
+fn cc_m32(prefix: &Path, dir: &Path, src: &str, exe: &Path, flags: &[&str], libs: &[&str]) {
+    let o = Command::new(cc())
+        .args(["-m32", "-O1", "-Wall", "-Wextra", "-Werror"])
+        .args(flags)
+        .arg("-I")
+        .arg(prefix.join("include"))
+        .arg("-I")
+        .arg(dir)
+        .arg(dir.join(src))
+        .arg("-o")
+        .arg(exe)
+        .arg("-L")
+        .arg(prefix.join("lib"))
+        .arg("-le-hal")
+        .args(libs)
+        .arg(format!("-Wl,-rpath,{}", prefix.join("lib").display()))
+        .output()
+        .expect("cc runs");
+    assert!(
+        o.status.success(),
+        "cc -m32 {src} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -7,8 +7,9 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Output};
 use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -167,4 +168,24 @@ pub fn core_state(c: &epsim_sim::core::Core) -> String {
         c.state.r,
         c.run
     )
+}
+
+/// `child`'s output once it has ended; if it has not ended within
+/// `limit` (a host that waits for ever), kills it and panics with `what`
+/// and what it printed.
+pub fn output_within(mut child: Child, limit: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "{what} has not ended after {limit:?}; stdout:\n{}\nstderr:\n{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
 }
