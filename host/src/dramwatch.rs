@@ -53,10 +53,11 @@
 //!   access; the points where the view opens and closes are the program's
 //!   own, so this is as deterministic as the rest. (Only the view server's
 //!   looks at the machine, `Inner::look`, leave the view as it is.)
-//! * **Returning without `rt_sigreturn` (32-bit x86).** A 32-bit process
-//!   on a 64-bit kernel pays for `rt_sigreturn` dearly: on the 2-core VM a
-//!   fault, handler and return cost 11.4 us, 2.7 us of them with the
-//!   return done in user space (a C micro-benchmark, session 26). There the
+//! * **Returning without `rt_sigreturn` (x86 and x86-64).** A 32-bit
+//!   process on a 64-bit kernel pays for `rt_sigreturn` dearly: on the
+//!   2-core VM a fault, handler and return cost 11.4 us, 2.7 us of them
+//!   with the return done in user space (a C micro-benchmark, session 26);
+//!   a 64-bit process 3.9-4.3 us, 3.0-3.2 us so (session 27). There the
 //!   SIGSEGV handler is installed with `SA_NODEFER` (SIGSEGV is not
 //!   blocked while it runs, so nothing needs unblocking afterwards), and
 //!   when it did the access itself or opened the whole view (not when it
@@ -198,7 +199,10 @@ pub(crate) fn check_env() -> Result<(), String> {
         }
     };
     ENABLED.store(on, Ordering::Release);
-    RESUME.store(resume && cfg!(target_arch = "x86"), Ordering::Relaxed);
+    RESUME.store(
+        resume && cfg!(any(target_arch = "x86", target_arch = "x86_64")),
+        Ordering::Relaxed,
+    );
     Ok(())
 }
 
@@ -490,7 +494,7 @@ fn install() -> Result<(), String> {
             let mut sa: libc::sigaction = std::mem::zeroed();
             sa.sa_sigaction = f;
             sa.sa_flags = libc::SA_SIGINFO;
-            if sig == libc::SIGSEGV && cfg!(target_arch = "x86") {
+            if sig == libc::SIGSEGV && cfg!(any(target_arch = "x86", target_arch = "x86_64")) {
                 // `resume` returns from the handler without the kernel:
                 // the signal must not be blocked while it runs.
                 sa.sa_flags |= libc::SA_NODEFER;
@@ -557,16 +561,16 @@ extern "C" fn on_segv(sig: c_int, info: *mut libc::siginfo_t, ctx: *mut c_void) 
     }
 }
 
-/// Whether [`resume`] may return from the SIGSEGV handler (32-bit x86;
-/// `EPSIM_DRAMWATCH=sigreturn` leaves the return to the kernel).
-static RESUME: AtomicBool = AtomicBool::new(cfg!(target_arch = "x86"));
+/// Whether [`resume`] may return from the SIGSEGV handler (x86 and
+/// x86-64; `EPSIM_DRAMWATCH=sigreturn` leaves the return to the kernel).
+static RESUME: AtomicBool = AtomicBool::new(cfg!(any(target_arch = "x86", target_arch = "x86_64")));
 
 /// `FP_XSTATE_MAGIC1` and `MAGIC2` of Linux's signal frames: the frame's
 /// FPU area is an XSAVE image, its size and feature mask in the
 /// `sw_reserved` bytes of the FXSAVE part.
-#[cfg(target_arch = "x86")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 const XSTATE_MAGIC1: u32 = 0x4650_5853;
-#[cfg(target_arch = "x86")]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 const XSTATE_MAGIC2: u32 = 0x4650_5845;
 
 /// The end of [`resume`]'s assembly, after the FPU state: with `ecx` at
@@ -674,8 +678,129 @@ unsafe fn resume(ctx: *mut c_void) {
     }
 }
 
+/// The end of the x86-64 [`resume`]'s assembly, after the FPU state: with
+/// `rcx` at the frame's `gregs` (glibc's x86-64 order: r8-r15 rdi rsi rbp
+/// rbx rdx rax rcx rsp rip efl ...), writes the first fifteen in that
+/// (pop) order, the flags and the instruction pointer below the
+/// interrupted stack pointer's 128-byte red zone, where the kernel put the
+/// frame (the FPU image there is read already; the registers lie lower),
+/// pops them and returns past the red zone (`ret 128`). Integer
+/// instructions only.
+#[cfg(target_arch = "x86_64")]
+macro_rules! resume_tail_64 {
+    () => {
+        concat!(
+            "mov rsi, [rcx + 8*15]\n",
+            "sub rsi, 128 + 8*17\n",
+            "mov rax, [rcx]\n",
+            "mov [rsi], rax\n",
+            "mov rax, [rcx + 8]\n",
+            "mov [rsi + 8], rax\n",
+            "mov rax, [rcx + 8*2]\n",
+            "mov [rsi + 8*2], rax\n",
+            "mov rax, [rcx + 8*3]\n",
+            "mov [rsi + 8*3], rax\n",
+            "mov rax, [rcx + 8*4]\n",
+            "mov [rsi + 8*4], rax\n",
+            "mov rax, [rcx + 8*5]\n",
+            "mov [rsi + 8*5], rax\n",
+            "mov rax, [rcx + 8*6]\n",
+            "mov [rsi + 8*6], rax\n",
+            "mov rax, [rcx + 8*7]\n",
+            "mov [rsi + 8*7], rax\n",
+            "mov rax, [rcx + 8*8]\n",
+            "mov [rsi + 8*8], rax\n",
+            "mov rax, [rcx + 8*9]\n",
+            "mov [rsi + 8*9], rax\n",
+            "mov rax, [rcx + 8*10]\n",
+            "mov [rsi + 8*10], rax\n",
+            "mov rax, [rcx + 8*11]\n",
+            "mov [rsi + 8*11], rax\n",
+            "mov rax, [rcx + 8*12]\n",
+            "mov [rsi + 8*12], rax\n",
+            "mov rax, [rcx + 8*13]\n",
+            "mov [rsi + 8*13], rax\n",
+            "mov rax, [rcx + 8*14]\n",
+            "mov [rsi + 8*14], rax\n",
+            "mov rax, [rcx + 8*17]\n",
+            "mov [rsi + 8*15], rax\n",
+            "mov rax, [rcx + 8*16]\n",
+            "mov [rsi + 8*16], rax\n",
+            "mov rsp, rsi\n",
+            "pop r8\n",
+            "pop r9\n",
+            "pop r10\n",
+            "pop r11\n",
+            "pop r12\n",
+            "pop r13\n",
+            "pop r14\n",
+            "pop r15\n",
+            "pop rdi\n",
+            "pop rsi\n",
+            "pop rbp\n",
+            "pop rbx\n",
+            "pop rdx\n",
+            "pop rax\n",
+            "pop rcx\n",
+            "popfq\n",
+            "ret 128",
+        )
+    };
+}
+
+/// [`resume`] for x86-64: as the 32-bit one, the frame's FPU area being
+/// the FXSAVE/XSAVE image itself (`extended_size` counts from it) and the
+/// registers put back below the red zone.
+///
+/// # Safety
+/// As the 32-bit [`resume`].
+#[cfg(target_arch = "x86_64")]
+unsafe fn resume(ctx: *mut c_void) {
+    // SAFETY: the kernel's context and FPU frame, as the caller promises.
+    unsafe {
+        let uc = ctx.cast::<libc::ucontext_t>();
+        let g = &raw const (*uc).uc_mcontext.gregs;
+        if (*g)[libc::REG_EFL as usize] & TRAP_FLAG != 0 {
+            return;
+        }
+        let image = (*uc).uc_mcontext.fpregs.cast::<u8>();
+        if image.is_null() || !(image as usize).is_multiple_of(16) {
+            return;
+        }
+        let sw = image.add(464);
+        let regs = g.cast::<u64>();
+        if sw.cast::<u32>().read_unaligned() == XSTATE_MAGIC1 {
+            let size = sw.add(4).cast::<u32>().read_unaligned() as usize;
+            let features = sw.add(8).cast::<u64>().read_unaligned();
+            if !(image as usize).is_multiple_of(64)
+                || size < 576 + 4
+                || image.add(size - 4).cast::<u32>().read_unaligned() != XSTATE_MAGIC2
+            {
+                return;
+            }
+            std::arch::asm!(
+                "xrstor64 [rdi]",
+                resume_tail_64!(),
+                in("rdi") image,
+                in("eax") features as u32,
+                in("edx") (features >> 32) as u32,
+                in("rcx") regs,
+                options(noreturn),
+            );
+        } else {
+            std::arch::asm!(
+                "fxrstor64 [rdi]",
+                resume_tail_64!(),
+                in("rdi") image,
+                in("rcx") regs,
+                options(noreturn),
+            );
+        }
+    }
+}
+
 /// Elsewhere the kernel returns.
-#[cfg(not(target_arch = "x86"))]
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
 unsafe fn resume(_ctx: *mut c_void) {}
 
 /// A fault of the program in the view at `addr`: charge the access (once

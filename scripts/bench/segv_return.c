@@ -6,7 +6,8 @@
  *   /tmp/segv_return32 200000 kernel   # the handler returns, rt_sigreturn
  *   /tmp/segv_return32 200000 user     # it restores the frame itself (XRSTOR)
  *   cc -O2 scripts/bench/segv_return.c -o /tmp/segv_return64
- *   /tmp/segv_return64 200000 kernel   # (user is 32-bit only)
+ *   /tmp/segv_return64 200000 kernel
+ *   /tmp/segv_return64 200000 user     # below the 128-byte red zone
  *
  * Each of N loads from a PROT_NONE page faults; the handler writes 0 into
  * the destination register and moves the instruction pointer past the
@@ -53,6 +54,36 @@ static void resume(ucontext_t *uc)
         : "memory");
     __builtin_unreachable();
 }
+#elif defined(__x86_64__)
+static void resume(ucontext_t *uc)
+{
+    greg_t *g = uc->uc_mcontext.gregs;
+    char *image = (char *)uc->uc_mcontext.fpregs;
+    unsigned *sw = (unsigned *)(image + 464);
+    unsigned lo = sw[2], hi = sw[3]; /* the frame's xfeatures */
+    /* Below the red zone: r8-r15 rdi rsi rbp rbx rdx rax rcx (gregs 0-14,
+     * in pop order), RFLAGS, RIP; `ret $128` then skips the red zone. */
+    unsigned long *sp = (unsigned long *)g[REG_RSP] - 16 - 17;
+    __asm__ volatile(
+        "xrstor (%%rdi)\n\t"
+        "mov $0, %%eax\n\t"
+        "1: mov (%%rcx,%%rax,8), %%rdx\n\t"
+        "mov %%rdx, (%%rsi,%%rax,8)\n\t"
+        "inc %%eax\n\t"
+        "cmp $15, %%eax\n\t"
+        "jne 1b\n\t"
+        "mov 8*17(%%rcx), %%rdx\n\tmov %%rdx, 8*15(%%rsi)\n\t"
+        "mov 8*16(%%rcx), %%rdx\n\tmov %%rdx, 8*16(%%rsi)\n\t"
+        "mov %%rsi, %%rsp\n\t"
+        "pop %%r8\n\tpop %%r9\n\tpop %%r10\n\tpop %%r11\n\t"
+        "pop %%r12\n\tpop %%r13\n\tpop %%r14\n\tpop %%r15\n\t"
+        "pop %%rdi\n\tpop %%rsi\n\tpop %%rbp\n\tpop %%rbx\n\t"
+        "pop %%rdx\n\tpop %%rax\n\tpop %%rcx\n\tpopfq\n\tret $128"
+        :
+        : "D"(image), "a"(lo), "d"(hi), "c"(g), "S"(sp)
+        : "memory");
+    __builtin_unreachable();
+}
 #endif
 
 static void on_segv(int sig, siginfo_t *si, void *ctx)
@@ -69,6 +100,8 @@ static void on_segv(int sig, siginfo_t *si, void *ctx)
 #else
     uc->uc_mcontext.gregs[REG_RAX] = 0;
     uc->uc_mcontext.gregs[REG_RIP] += 2;
+    if (user_return)
+        resume(uc);
 #endif
 }
 
@@ -80,12 +113,6 @@ int main(int argc, char **argv)
     }
     long n = atol(argv[1]);
     user_return = !strcmp(argv[2], "user");
-#if !defined(__i386__)
-    if (user_return) {
-        fprintf(stderr, "segv_return: user is for 32-bit x86 only\n");
-        return 2;
-    }
-#endif
     int *page = mmap(0, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
