@@ -622,7 +622,8 @@ fn a_core_does_not_run_past_its_dma_sends_to_a_core_outside_the_group() {
 }
 
 #[test]
-fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote_the_page() {
+fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote_the_page_or_fetched_from_its_bank(
+) {
     // land_ahead: core (0,1) stores counts into a word of core (0,0)'s
     // SRAM while (0,0), running ahead, folds first a word of another page
     // of that bank into a checksum (the counts are taken where it stands,
@@ -654,6 +655,20 @@ fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote
         "{}",
         stdout(&o)
     );
+    // land_fetch: (0,1)'s counts land in SRAM bank 0 of (0,0), which
+    // neither reads nor writes the word but fetches its code from that
+    // bank, issuing two 32-bit instructions a cycle: a write landing there
+    // delays the fetch looking at the bank in that cycle. Each count takes
+    // (0,0) back (it fetched from the bank since its checkpoint). Without
+    // that check (session 27) fast mode counted 1 fetch-bank stall cycle
+    // where strict order counts 81, and printed "last: 101347" for 101348.
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/land_fetch.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    assert!(out.contains("[32,8] sum: 96000\n"), "{out}");
+    assert!(!out.contains("not in bank 0"), "{out}");
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("fetch-bank 81,"), "{stats}");
 }
 
 #[test]
