@@ -395,6 +395,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "interp_dram",
         "interp_dram_dc",
         "loopback",
+        "pypipe",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
@@ -725,6 +726,26 @@ fn reads_of_a_core_that_ran_ahead_are_answered_without_going_back() {
         .and_then(|n| n.split_whitespace().next()?.parse().ok())
         .expect("--stats gives the roll-backs");
     assert!(rollbacks < 5_000, "{rollbacks} roll-backs");
+}
+
+#[test]
+fn epythons_pipeline_pattern_runs_ahead_as_in_strict_order() {
+    // pypipe: ePython's pipeline.py as its cores run it (session 27's
+    // trace of it): stage 2 interprets a sort held in its own SRAM,
+    // reading a DRAM word now and then, while stages 0 and 1 copy the
+    // next stage's six-byte postbox slot back a remote byte read at a
+    // time (stage 1 reading the interpreting core's SRAM) and stage 3
+    // reads its postbox's address from DRAM before each copy of its own
+    // slot. (Traced in `running_ahead_gives_exactly_what_strict_cycle_order_gives`.)
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/pypipe.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).contains("pypipe: checksum -57244632"),
+        "{}",
+        stdout(&o)
+    );
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("simulated cycles:     1571198 "), "{stats}");
 }
 
 #[test]
