@@ -90,7 +90,8 @@ pub(super) struct TimerWait {
     /// less often).
     skip: u32,
     fails: u32,
-    /// Iterations moved on at once, for tests.
+    /// Iterations moved on at once (a count for profiles; nothing reads
+    /// it yet).
     pub(super) moved: u64,
 }
 
