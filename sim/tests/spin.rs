@@ -418,3 +418,34 @@ fn a_value_written_beside_the_polled_flag_leaves_the_loop_parked_where_strict_or
         assert_eq!(t, want, "{half}: {out}");
     }
 }
+
+#[test]
+fn cores_waiting_for_their_own_timer_read_what_strict_order_reads() {
+    // An e_wait-style loop (a call of `movfs r0, ctimer0; rts`, a compare,
+    // a branch) is moved on in closed form up to the cycle the timer
+    // could fire (`core::twait`), and a loop waiting for the timer to go
+    // below a threshold as far as its compare keeps its flags: every read
+    // of the timer, the work timed with it and the cycles must be strict
+    // order's.
+    let out = fast_is_strict("timer_wait");
+    for core in ["[32,8]", "[35,11]"] {
+        let left = values(&out, core, "left ");
+        assert_eq!(left, [0, 0, 0, 0], "{out}");
+        let waited = values(&out, core, "waited ");
+        let below = values(&out, core, "below ");
+        assert_eq!(waited.len(), 4, "{out}");
+        // (The loop's last read is at most one iteration below.)
+        assert!(below.iter().all(|&b| b < 40), "{out}");
+        assert!(waited.iter().all(|&w| w > 40_000), "{out}");
+        // The timer's interrupt, taken in the loop, runs its handler a
+        // few cycles after the timer's length, 1000 cycles less each time.
+        let irq = values(&out, core, "irq ");
+        assert_eq!(irq.len(), 3, "{out}");
+        for k in 1..3 {
+            assert!(
+                irq[k - 1] - irq[k] >= 990 && irq[k - 1] - irq[k] <= 1010,
+                "{out}"
+            );
+        }
+    }
+}

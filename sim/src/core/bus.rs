@@ -249,6 +249,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     /// that makes one is not in a fixed point the timers' values leave
     /// alone (`Spin`).
     pub(super) timer_touched: bool,
+    /// The value the last MOVFS of a core register read (a timer's, in a
+    /// loop waiting for it: `twait::TimerWait`).
+    pub(super) timer_read: u32,
     /// Timed mode, in a run lent the network: its loads from DRAM
     /// (`SoloLoads`).
     pub(super) solo: Option<&'a mut SoloLoads>,
@@ -360,6 +363,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             lazy_timers: false,
             timer_stall: false,
             timer_touched: false,
+            timer_read: 0,
             solo: None,
             solo_on: false,
             solo_loaded: false,
@@ -918,7 +922,9 @@ impl<const REC: bool> Bus for CoreBus<'_, REC> {
             return Access::Busy;
         }
         // Reserved special registers read as zero.
-        Access::Ready(self.mmr_read(s, off).unwrap_or(0))
+        let v = self.mmr_read(s, off).unwrap_or(0);
+        self.timer_read = v;
+        Access::Ready(v)
     }
 
     fn write_sreg(&mut self, s: &mut ArchState, sreg: Sreg, value: u32) -> Access<()> {

@@ -29,6 +29,7 @@ mod blocks;
 mod bus;
 mod poll;
 mod solo;
+mod twait;
 
 pub use solo::{Outcome as SoloOutcome, Sent as SoloSent, SoloLoads, Waiting as SoloWaiting};
 
@@ -212,6 +213,8 @@ pub struct Core {
     pub dma_detached: bool,
     /// The loop being watched.
     spin: Box<Spin>,
+    /// The loop waiting for its own timer it may be in (`twait`).
+    twait: Box<twait::TimerWait>,
     /// A loop re-issuing a remote read (timed mode: `poll`).
     pub(crate) poll: poll::Poll,
     /// Timed mode: the machine's network lent for a run in which the
@@ -863,6 +866,7 @@ impl Core {
             dma_direct: false,
             dma_detached: false,
             spin: Box::new(Spin::new()),
+            twait: Box::new(twait::TimerWait::new()),
             poll: poll::Poll::default(),
             solo: None,
         }
@@ -1160,6 +1164,7 @@ impl Core {
                 spin_skip,
                 spin_park,
                 spin,
+                twait,
                 near_tries,
                 dma,
                 dma_direct,
@@ -1222,6 +1227,8 @@ impl Core {
             // The next block runs in the detailed model (it reads or
             // changes the timers).
             let mut eager_next = false;
+            // (A loop waiting for a timer is found within one run.)
+            twait.forget();
             while now < limit {
                 let entry = s.pc;
                 // CONFIG changes only at block ends (MOVTS, or a store that
@@ -1232,12 +1239,56 @@ impl Core {
                 // count for later (`lazy_to`), up to the cycle the first
                 // timer could fire: no block or iteration done so reaches
                 // `blim`.
-                let lazy = if TIMED && !TRACE && timers && !std::mem::take(&mut eager_next) {
+                let eager = std::mem::take(&mut eager_next);
+                let lazy = if TIMED && !TRACE && timers && !eager {
                     lazy_limit(s, *timer_at)
                 } else {
                     None
                 };
                 let blim = lazy.map_or(limit, |l| l.min(limit));
+                // The timer read at the head of a loop waiting for the
+                // timer (`twait`): its iterations that end well before the
+                // first cycle a timer could fire are done at once, the
+                // timers counting them when the read runs below.
+                if TIMED && !TRACE && eager && *spin_skip {
+                    if let Some(tlim) = lazy_limit(s, *timer_at) {
+                        let instret = stats.instret + retired;
+                        let writes = bus.sram.writes();
+                        let read = bus.timer_read;
+                        let found =
+                            twait.head(entry, s, pipe, stats, instret, now, writes, read, blocks);
+                        if let Some(per) = found {
+                            let mut n =
+                                (tlim.min(limit).saturating_sub(now) / per.p).saturating_sub(1);
+                            // (Fewer if the loop may leave before: a
+                            // compare whose flags change on the way.)
+                            while n > 0 && !twait::fits(&per, read, n) {
+                                n /= 2;
+                            }
+                            if n > 0 {
+                                bus.sram.note_read_all();
+                                now += n * per.p;
+                                retired += n * per.instret;
+                                stats.dual += n * per.dual;
+                                for (a, d) in stats.stalls.iter_mut().zip(per.stalls) {
+                                    *a += n * d;
+                                }
+                                pipe.shift(&per.moves, n * per.p);
+                                // (Its fetches not made one by one:
+                                // `Machine::read_in_past`.)
+                                pipe.fetched = 0xf;
+                                let dv = (n * per.p) as u32;
+                                for k in 0..64 {
+                                    if per.regs & 1 << k != 0 {
+                                        s.r[k] = s.r[k].wrapping_sub(dv);
+                                    }
+                                }
+                                twait.moved += n;
+                                spin.forget();
+                            }
+                        }
+                    }
+                }
                 // The head of a loop that only polls local memory: in its
                 // fixed point, the run stops here for the scheduler, or
                 // the iterations that end well before the limit are done
@@ -1473,6 +1524,18 @@ impl Core {
                         && (!timers || ran_lazy || (lazy.is_some() && !bus.timer_touched));
                     let dma = std::mem::take(&mut bus.dma_reads);
                     spin.piece(mem, dma, quiet, done < n, last);
+                    // (A block stopped before the timer read, for the
+                    // detailed model: `eager_next` below.)
+                    let ok = !bus.attention
+                        && s.lc == 0
+                        && mem == 0
+                        && (eager || !bus.timer_touched || bus.timer_stall)
+                        && matches!(
+                            last,
+                            None | Some(Step::Next | Step::Jump { .. } | Step::Stall)
+                        )
+                        && (last != Some(Step::Stall) || bus.timer_stall);
+                    twait.piece(entry, done, ok);
                 }
                 if !timers {
                     // Nothing counted: a timer enabled by this block
