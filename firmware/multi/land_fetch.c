@@ -17,6 +17,15 @@ volatile unsigned word __attribute__((section(".data")));
 #define STORES 3000
 #define LOOPS 1500
 
+/* Four pairs, one per accumulator; 64 pairs in all. */
+#define PAIRS4                                                                 \
+    "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"                         \
+    "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"                         \
+    "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"                         \
+    "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
+#define PAIRS16 PAIRS4 PAIRS4 PAIRS4 PAIRS4
+#define PAIRS64 PAIRS16 PAIRS16 PAIRS16 PAIRS16
+
 int main(void)
 {
     unsigned me = my_rank();
@@ -41,70 +50,7 @@ int main(void)
         "mov r20, #0\n\tmov r22, #0\n\tmov r24, #0\n\tmov r26, #0\n\t"
         "mov r32, #0\n"
         "1:\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
-        "add r16, r16, #1\n\t" "fadd r20, r20, r32\n\t"
-        "add r17, r17, #1\n\t" "fadd r22, r22, r32\n\t"
-        "add r18, r18, #1\n\t" "fadd r24, r24, r32\n\t"
-        "add r19, r19, #1\n\t" "fadd r26, r26, r32\n\t"
+        PAIRS64
         "sub %[n], %[n], #1\n\t"
         "bne 1b\n\t"
         "add %[s], r16, r17\n\t"
