@@ -640,21 +640,11 @@ unsafe fn resume(ctx: *mut c_void) {
             return;
         }
         let image = fp.add(112);
-        let sw = image.add(464);
-        let magic1 = sw.cast::<u32>().read_unaligned();
         let regs = g.cast::<u32>();
-        if magic1 == XSTATE_MAGIC1 {
-            let size = sw.add(4).cast::<u32>().read_unaligned() as usize;
-            let features = sw.add(8).cast::<u64>().read_unaligned();
-            // (`extended_size` counts from the FSAVE header on a 32-bit
-            // frame, MAGIC2 included.)
-            if !(image as usize).is_multiple_of(64)
-                || size < 112 + 576 + 4
-                || fp.add(size - 4).cast::<u32>().read_unaligned() != XSTATE_MAGIC2
-            {
-                return;
-            }
-            std::arch::asm!(
+        // (`extended_size` counts from the FSAVE header on a 32-bit frame.)
+        match fpu_image(fp, image) {
+            None => {}
+            Some(Some(features)) => std::arch::asm!(
                 "xrstor [edi]",
                 resume_tail!(),
                 in("edi") image,
@@ -662,18 +652,14 @@ unsafe fn resume(ctx: *mut c_void) {
                 in("edx") (features >> 32) as u32,
                 in("ecx") regs,
                 options(noreturn),
-            );
-        } else {
-            if !(image as usize).is_multiple_of(16) {
-                return;
-            }
-            std::arch::asm!(
+            ),
+            Some(None) => std::arch::asm!(
                 "fxrstor [edi]",
                 resume_tail!(),
                 in("edi") image,
                 in("ecx") regs,
                 options(noreturn),
-            );
+            ),
         }
     }
 }
@@ -764,21 +750,13 @@ unsafe fn resume(ctx: *mut c_void) {
             return;
         }
         let image = (*uc).uc_mcontext.fpregs.cast::<u8>();
-        if image.is_null() || !(image as usize).is_multiple_of(16) {
+        if image.is_null() {
             return;
         }
-        let sw = image.add(464);
         let regs = g.cast::<u64>();
-        if sw.cast::<u32>().read_unaligned() == XSTATE_MAGIC1 {
-            let size = sw.add(4).cast::<u32>().read_unaligned() as usize;
-            let features = sw.add(8).cast::<u64>().read_unaligned();
-            if !(image as usize).is_multiple_of(64)
-                || size < 576 + 4
-                || image.add(size - 4).cast::<u32>().read_unaligned() != XSTATE_MAGIC2
-            {
-                return;
-            }
-            std::arch::asm!(
+        match fpu_image(image, image) {
+            None => {}
+            Some(Some(features)) => std::arch::asm!(
                 "xrstor64 [rdi]",
                 resume_tail_64!(),
                 in("rdi") image,
@@ -786,16 +764,45 @@ unsafe fn resume(ctx: *mut c_void) {
                 in("edx") (features >> 32) as u32,
                 in("rcx") regs,
                 options(noreturn),
-            );
-        } else {
-            std::arch::asm!(
+            ),
+            Some(None) => std::arch::asm!(
                 "fxrstor64 [rdi]",
                 resume_tail_64!(),
                 in("rdi") image,
                 in("rcx") regs,
                 options(noreturn),
-            );
+            ),
         }
+    }
+}
+
+/// What [`resume`] may restore from a signal frame's FPU area: `image` its
+/// FXSAVE image (the XSAVE image's first part), `area` where the kernel's
+/// `extended_size` counts from (the FSAVE header before the image on a
+/// 32-bit frame, the image itself on a 64-bit one). `Some(Some(features))`:
+/// an XSAVE image aligned to 64 bytes, its size at least the legacy part,
+/// the XSAVE header and MAGIC2, and MAGIC2 at its end: XRSTOR with that
+/// feature mask; `Some(None)`: an FXSAVE image aligned to 16 bytes:
+/// FXRSTOR; `None`: neither (the kernel returns).
+///
+/// # Safety
+/// `area..image + 512` is the kernel's FPU frame, and so is `area..area +
+/// extended_size` if the image is marked as an XSAVE one.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+unsafe fn fpu_image(area: *const u8, image: *const u8) -> Option<Option<u64>> {
+    // SAFETY: within the kernel's frame, as the caller promises.
+    unsafe {
+        let sw = image.add(464);
+        if sw.cast::<u32>().read_unaligned() != XSTATE_MAGIC1 {
+            return (image as usize).is_multiple_of(16).then_some(None);
+        }
+        let size = sw.add(4).cast::<u32>().read_unaligned() as usize;
+        let features = sw.add(8).cast::<u64>().read_unaligned();
+        let header = image as usize - area as usize;
+        let ok = (image as usize).is_multiple_of(64)
+            && size >= header + 576 + 4
+            && area.add(size - 4).cast::<u32>().read_unaligned() == XSTATE_MAGIC2;
+        ok.then_some(Some(features))
     }
 }
 
