@@ -211,6 +211,11 @@ pub struct Core {
     /// first, as one of the DMA registers would (set by the scheduler for
     /// each run).
     pub dma_detached: bool,
+    /// STATUS.WAND was set at the core's last checkpoint or at some block
+    /// boundary since (or a poll's run was done at once, which does not
+    /// look): false, the flag stayed clear all along, as only MOVTS and
+    /// WAND change it and both end their block (`Machine::timed_wand`).
+    pub(crate) wand_seen: bool,
     /// The loop being watched.
     spin: Box<Spin>,
     /// The loop waiting for its own timer it may be in (`twait`).
@@ -865,6 +870,7 @@ impl Core {
             spin_park: false,
             dma_direct: false,
             dma_detached: false,
+            wand_seen: false,
             spin: Box::new(Spin::new()),
             twait: Box::new(twait::TimerWait::new()),
             poll: poll::Poll::default(),
@@ -1170,6 +1176,7 @@ impl Core {
                 dma_direct,
                 dma_detached,
                 solo,
+                wand_seen,
                 ..
             } = self;
             let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
@@ -1231,6 +1238,7 @@ impl Core {
             twait.forget();
             while now < limit {
                 let entry = s.pc;
+                *wand_seen |= s.status_rest & status::WAND != 0;
                 // CONFIG changes only at block ends (MOVTS, or a store that
                 // sets `attention`).
                 let timers = timers_on(s.config);
@@ -1698,6 +1706,7 @@ impl Core {
         };
         self.stats.instret += retired;
         self.stats.cycles = now.max(self.stats.cycles);
+        self.wand_seen |= self.state.status_rest & status::WAND != 0;
         // The timers count what replayed blocks left for later (none can
         // fire: they ran before the first cycle one could).
         if TIMED && lazy_to > self.timer_at {
@@ -1928,6 +1937,7 @@ impl Core {
         self.spin_take_banks();
         self.sram.undo_begin();
         self.pipe.fetched = 0;
+        self.wand_seen = self.state.status_rest & status::WAND != 0;
         match into {
             Some(cp) => {
                 cp.state.clone_from(&self.state);
@@ -1977,6 +1987,7 @@ impl Core {
         self.spin_take_banks();
         self.sram.undo_begin();
         self.pipe.fetched = 0;
+        self.wand_seen = self.state.status_rest & status::WAND != 0;
         let same_state = !timers_on(self.state.config);
         if !same_state {
             cp.state.clone_from(&self.state);

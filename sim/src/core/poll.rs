@@ -359,6 +359,8 @@ impl Core {
     ) -> Option<(RemoteAccess, u64)> {
         let per = self.poll.periods.get(k)?;
         let p = per.p;
+        // (Its STATUS on the way not looked at.)
+        self.wand_seen = true;
         let (access, issue) = self.poll.stop.as_deref().map(|s| (s.access, s.issue + p))?;
         self.answer = None;
         self.poll.answer = None;
