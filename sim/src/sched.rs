@@ -75,11 +75,13 @@
 //!   still to be acted on; one that ran ahead of it from a checkpoint goes
 //!   back, and the arrival is looked at again once that core has caught
 //!   up (its flag may change on the way, e.g. cleared after the previous
-//!   barrier), unless its flag was clear at the checkpoint and at every
-//!   block boundary since (`Core::wand_seen`: only MOVTS and WAND change
-//!   it, and both end a block), so clear at the arrival too: cores that
-//!   wait alone for their timers while others sleep in the barrier are
-//!   not sent back at each arrival.
+//!   barrier), unless its flag was clear at every block boundary from
+//!   the checkpoint or an earlier cycle than the arrival's on
+//!   (`Core::wand_clear_from`: only MOVTS and WAND change it, and both
+//!   end a block), so clear at the arrival too: cores that wait alone for
+//!   their timers while others sleep in the barrier, or that cleared
+//!   their flag after the barrier before, are not sent back at each
+//!   arrival.
 //! * **Remote accesses.** A core's access to another core (or to external
 //!   memory, or to its DMA registers), and its fetch of a line of code in
 //!   another core's SRAM, stops it before the instruction. The
@@ -1652,15 +1654,15 @@ impl Machine {
         // (`waiting`), and one that ran ahead of it from a checkpoint goes
         // back: it runs up to this cycle again (its flag may change on
         // the way) before this arrival is looked at again; unless its flag
-        // stayed clear all the way (`Core::wand_seen`): it is clear now,
-        // and the barrier does not complete.
+        // has been clear since this cycle or before (`Core::wand_clear_from`):
+        // it was clear then, and the barrier does not complete.
         let now = self.cores[i].stats.cycles;
         let mut back = false;
         for g in self.group_indexes().to_vec() {
             if g != i
                 && t.agents[g].speculating
                 && self.cores[g].stats.cycles > now
-                && self.cores[g].wand_seen
+                && self.cores[g].wand_clear_from > now
             {
                 self.roll_back(t, g);
                 back = true;

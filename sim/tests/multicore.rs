@@ -93,7 +93,7 @@ fn a_wand_completes_on_flags_still_set_from_the_barrier_before_or_set_by_movts()
     // every core takes a third WAND interrupt. Then the others raise the
     // flag with MOVTS for a while and rank 0's WAND completes it once
     // more (a fourth). Cores that ran ahead past rank 0's WAND, clearing
-    // their flag on the way, go back (`Core::wand_seen`): without that,
+    // their flag on the way, go back (`Core::wand_clear_from`): without that,
     // fast mode counts 2 and 2, or 3 and 3 when only the flag at the
     // checkpoint is looked at.
     let fast = timed_run("wand_stale", false, false);

@@ -211,11 +211,13 @@ pub struct Core {
     /// first, as one of the DMA registers would (set by the scheduler for
     /// each run).
     pub dma_detached: bool,
-    /// STATUS.WAND was set at the core's last checkpoint or at some block
-    /// boundary since (or a poll's run was done at once, which does not
-    /// look): false, the flag stayed clear all along, as only MOVTS and
-    /// WAND change it and both end their block (`Machine::timed_wand`).
-    pub(crate) wand_seen: bool,
+    /// A cycle from which STATUS.WAND has been clear at every block
+    /// boundary (`u64::MAX`: it is set): as only MOVTS and WAND change it,
+    /// and both end their block, it was clear in every cycle since
+    /// (`Machine::timed_wand`). Set at each checkpoint (its cycle, or
+    /// `u64::MAX`) and followed from there; a poll's run done at once,
+    /// which does not look, counts from its end.
+    pub(crate) wand_clear_from: u64,
     /// The loop being watched.
     spin: Box<Spin>,
     /// The loop waiting for its own timer it may be in (`twait`).
@@ -307,6 +309,18 @@ struct Spin {
     /// the cycle and SRAM offset of each, whose bank use the pipeline
     /// takes when the core runs on (`Core::spin_take_banks`).
     banks_due: Vec<(u64, u32)>,
+}
+
+/// At a block boundary in cycle `now`: [`Core::wand_clear_from`] follows
+/// STATUS.WAND (`u64::MAX` while it is set, else the first boundary it
+/// was seen clear at).
+#[inline]
+fn follow_wand(s: &ArchState, clear_from: &mut u64, now: u64) {
+    if s.status_rest & status::WAND != 0 {
+        *clear_from = u64::MAX;
+    } else if *clear_from == u64::MAX {
+        *clear_from = now;
+    }
 }
 
 /// The failed looks a loop entered again starts from (`Spin::failed`):
@@ -870,7 +884,7 @@ impl Core {
             spin_park: false,
             dma_direct: false,
             dma_detached: false,
-            wand_seen: false,
+            wand_clear_from: u64::MAX,
             spin: Box::new(Spin::new()),
             twait: Box::new(twait::TimerWait::new()),
             poll: poll::Poll::default(),
@@ -1176,7 +1190,7 @@ impl Core {
                 dma_direct,
                 dma_detached,
                 solo,
-                wand_seen,
+                wand_clear_from,
                 ..
             } = self;
             let mut bus = CoreBus::<REC>::new(id, sram, regs, shared, *chip);
@@ -1238,7 +1252,7 @@ impl Core {
             twait.forget();
             while now < limit {
                 let entry = s.pc;
-                *wand_seen |= s.status_rest & status::WAND != 0;
+                follow_wand(s, wand_clear_from, now);
                 // CONFIG changes only at block ends (MOVTS, or a store that
                 // sets `attention`).
                 let timers = timers_on(s.config);
@@ -1706,7 +1720,7 @@ impl Core {
         };
         self.stats.instret += retired;
         self.stats.cycles = now.max(self.stats.cycles);
-        self.wand_seen |= self.state.status_rest & status::WAND != 0;
+        follow_wand(&self.state, &mut self.wand_clear_from, now);
         // The timers count what replayed blocks left for later (none can
         // fire: they ran before the first cycle one could).
         if TIMED && lazy_to > self.timer_at {
@@ -1937,7 +1951,7 @@ impl Core {
         self.spin_take_banks();
         self.sram.undo_begin();
         self.pipe.fetched = 0;
-        self.wand_seen = self.state.status_rest & status::WAND != 0;
+        self.wand_clear_from = self.wand_clear_here();
         match into {
             Some(cp) => {
                 cp.state.clone_from(&self.state);
@@ -1972,6 +1986,16 @@ impl Core {
         }
     }
 
+    /// [`Core::wand_clear_from`] where the core stands, not knowing the
+    /// flag before: its cycle if the flag is clear.
+    fn wand_clear_here(&self) -> u64 {
+        if self.state.status_rest & status::WAND != 0 {
+            u64::MAX
+        } else {
+            self.stats.cycles
+        }
+    }
+
     /// [`Core::checkpoint`] before a poll's run done at once
     /// (`Core::poll_apply`), which changes only the core's counters,
     /// pipeline, timers and answer: those are saved, not its other
@@ -1987,7 +2011,7 @@ impl Core {
         self.spin_take_banks();
         self.sram.undo_begin();
         self.pipe.fetched = 0;
-        self.wand_seen = self.state.status_rest & status::WAND != 0;
+        self.wand_clear_from = self.wand_clear_here();
         let same_state = !timers_on(self.state.config);
         if !same_state {
             cp.state.clone_from(&self.state);

@@ -359,8 +359,6 @@ impl Core {
     ) -> Option<(RemoteAccess, u64)> {
         let per = self.poll.periods.get(k)?;
         let p = per.p;
-        // (Its STATUS on the way not looked at.)
-        self.wand_seen = true;
         let (access, issue) = self.poll.stop.as_deref().map(|s| (s.access, s.issue + p))?;
         self.answer = None;
         self.poll.answer = None;
@@ -378,6 +376,9 @@ impl Core {
         let to = self.timer_at + p;
         count_clock(&mut self.state, &mut self.timer_at, to);
         self.poll.repeats += 1;
+        // (Its STATUS on the way not looked at: the flag counts as clear
+        // from the run's end only.)
+        self.wand_clear_from = self.wand_clear_here();
         self.keep_stop(access, issue, touched, solo, false);
         self.poll.have = Have::Moved;
         self.poll.trusted = Some(k);
