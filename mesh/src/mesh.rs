@@ -1342,6 +1342,18 @@ impl Mesh {
     /// be delivered.
     fn bound(&self, want: Option<u32>) -> Option<u64> {
         let mut cache = self.bounds.borrow_mut();
+        if self.in_flight == 0 {
+            // (Nothing anywhere, no delivery waiting to be reported: no
+            // bound, and none in the cache, without looking; most of the
+            // scheduler's questions come when the network is empty.)
+            if cache.is_none() {
+                let mut all = self.spare.take();
+                all.clear();
+                all.resize(self.n + 1, NEVER);
+                *cache = Some(Bounds::new(all, self.n, NEVER));
+            }
+            return None;
+        }
         let b = cache.get_or_insert_with(|| {
             let mut all = self.spare.take();
             let least_node = self.all_bounds_into(&mut all);
