@@ -75,10 +75,10 @@
 //!   still to be acted on; one that ran ahead of it from a checkpoint goes
 //!   back, and the arrival is looked at again once that core has caught
 //!   up (its flag may change on the way, e.g. cleared after the previous
-//!   barrier), unless its flag was clear at every block boundary from
-//!   the checkpoint or an earlier cycle than the arrival's on
-//!   (`Core::wand_clear_from`: only MOVTS and WAND change it, and both
-//!   end a block), so clear at the arrival too: cores that wait alone for
+//!   barrier), unless its flag has been clear at every block boundary
+//!   since a cycle no later than the arrival's (`Core::wand_clear_from`:
+//!   only MOVTS and WAND change it, and both end a block), so was clear
+//!   at the arrival too: cores that wait alone for
 //!   their timers while others sleep in the barrier, or that cleared
 //!   their flag after the barrier before, are not sent back at each
 //!   arrival.
