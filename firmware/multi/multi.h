@@ -101,6 +101,18 @@ static inline void say_num(const char *s, long n)
     write(1, buf, len);
 }
 
+/* Defines `unsigned get0(void)`: CTIMER0's value read by a called
+ * function of its own, as e-lib's e_ctimer_get reads it (a MOVFS and an
+ * RTS; a loop waiting on it then calls it every iteration). */
+#define DEFINE_GET0()                                                      \
+    unsigned get0(void);                                                   \
+    __asm__(".section .text\n"                                             \
+            ".balign 4\n"                                                  \
+            ".global _get0\n"                                              \
+            "_get0:\n"                                                     \
+            "  movfs r0, ctimer0\n"                                        \
+            "  rts\n");
+
 /* ---- A TESTSET spin lock, as e-lib's e_mutex_lock ---- */
 
 /* Takes the lock word `l` (another core's, by its global address),

@@ -41,13 +41,7 @@ void __attribute__((interrupt)) timer0_handler(void)
 }
 
 /* CTIMER0's value: e-lib's e_ctimer_get shape. */
-unsigned get0(void);
-__asm__(".section .text\n"
-        ".balign 4\n"
-        ".global _get0\n"
-        "_get0:\n"
-        "  movfs r0, ctimer0\n"
-        "  rts\n");
+DEFINE_GET0()
 
 static __attribute__((noinline)) void set0(unsigned v)
 {

@@ -25,13 +25,7 @@ volatile unsigned done[GROUP_SIZE];
 void __attribute__((interrupt)) wand_handler(void) { wakeups++; }
 
 /* CTIMER0's value: e-lib's e_ctimer_get shape. */
-unsigned get0(void);
-__asm__(".section .text\n"
-        ".balign 4\n"
-        ".global _get0\n"
-        "_get0:\n"
-        "  movfs r0, ctimer0\n"
-        "  rts\n");
+DEFINE_GET0()
 
 /* e_wait: CTIMER0 stopped, set to `n`, counting the clock, read until it
  * is zero. */
