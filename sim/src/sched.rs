@@ -91,6 +91,9 @@
 //!   network's next event, the first cycle a place can free: every retry
 //!   before it would be refused, so this gives what retrying every cycle
 //!   gives (a DMA engine whose registers are written retries at once). A
+//!   store to external memory that finds the queue full already when its
+//!   core stops before it waits so at once, instead of going out at its
+//!   issue only to be refused (`Machine::refused_until_freed`). A
 //!   store is posted: the core
 //!   resumes at once (the instruction waits only as long as the queue was
 //!   full). A load waits for the response; the instruction then executes
