@@ -572,6 +572,17 @@ impl Mesh {
         Some(self.nis[net.index() * self.n + i].q.len())
     }
 
+    /// Whether `node`'s interface queue on `net` is full: [`Mesh::inject`]
+    /// answers `Full` for a packet entering it. Only the node's own
+    /// injections fill it, so until a place frees in it
+    /// ([`Mesh::watch_queue`]) an injection at any later cycle is refused
+    /// too. False if `node` is not on the chip.
+    pub fn queue_full(&self, node: NodeId, net: Net) -> bool {
+        self.geo
+            .index(node)
+            .is_some_and(|i| self.nis[net.index() * self.n + i].q.len() >= self.k.ni_depth)
+    }
+
     /// Offers `p` at its source node's network interface at cycle `t`.
     ///
     /// The network is chosen from the kind and the destination

@@ -91,6 +91,9 @@
 //!   network's next event, the first cycle a place can free: every retry
 //!   before it would be refused, so this gives what retrying every cycle
 //!   gives (a DMA engine whose registers are written retries at once). A
+//!   store to external memory that finds the queue full already when its
+//!   core stops before it waits so at once, instead of going out at its
+//!   issue only to be refused (`Machine::refused_until_freed`). A
 //!   store is posted: the core
 //!   resumes at once (the instruction waits only as long as the queue was
 //!   full). A load waits for the response; the instruction then executes
@@ -113,7 +116,7 @@ use crate::evq::{self, MinTree};
 use epsim_dma::{Dma, Effect as DmaEffect, Move, MoveOutcome, Source};
 use epsim_isa::state::{irq, status};
 use epsim_isa::{MemFault, Size};
-use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, NodeId, Packet, Side};
+use epsim_mesh::{Arrival, Dest, Geometry, InjectError, Kind, Mesh, Net, NodeId, Packet, Side};
 
 use crate::config::CoreId;
 use crate::core::{
@@ -220,6 +223,21 @@ enum Payload {
         value: Result<u64, MemFault>,
         dma: Option<(u8, u32, Size)>,
     },
+}
+
+/// How a core's access leaves it (`Machine::way_out`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Way {
+    /// Into the network at its node (`external`: for external memory).
+    Mesh { external: bool },
+    /// A fetch of a line of DRAM code, to external memory's read port.
+    DramPort,
+    /// Its own DMA registers (or a register whose write waited for its
+    /// DMA engine's moves: `Core::dma_detached`), answered at once.
+    OwnRegs,
+    /// Nowhere on the chip nor in external memory: through a link in
+    /// loopback mode, or a fault (`Machine::emit_looped`).
+    Other,
 }
 
 /// Something due at a core at a cycle.
@@ -905,10 +923,14 @@ impl Machine {
             // up to it (and must, before anything arriving by then is
             // missed).
             let frontier = next.map_or(u64::MAX, |n| n.0);
-            // An advance in which nothing arrived and no place freed for a
-            // refused injection changes nothing the steps above looked at
-            // (no core is dirty, the queue, `outbox` and `fetches` are as
-            // they were): the mesh is looked at again from here.
+            // An advance in which nothing arrived at a core, no core's
+            // stores to external memory all landed, no response became the
+            // first to send and no place freed for a refused injection
+            // changes nothing the steps above looked at (no core is dirty,
+            // the queue, `outbox`'s first and `fetches` are as they were;
+            // a write reaching external memory, or a read there whose
+            // response leaves after another's, only changes the memory):
+            // the mesh is looked at again from here.
             loop {
                 if let Some(bound) = t.mesh.earliest_arrival_bound() {
                     if bound <= frontier && bound < limit {
@@ -916,7 +938,7 @@ impl Machine {
                         // `bound`, or earlier where a place freed for a
                         // refused injection.)
                         floor = self.advance_mesh(t, bound) + 1;
-                        if t.arrivals.is_empty() && t.dirty.is_empty() {
+                        if t.dirty.is_empty() && t.outbox.front().map(|e| e.0) == ext_at {
                             continue;
                         }
                         continue 'step;
@@ -931,7 +953,7 @@ impl Machine {
                     let to = frontier.min(limit.saturating_sub(1));
                     if t.mesh.now() < to {
                         self.advance_mesh(t, to);
-                        if t.arrivals.is_empty() && t.dirty.is_empty() {
+                        if t.dirty.is_empty() && t.outbox.front().map(|e| e.0) == ext_at {
                             continue;
                         }
                         continue 'step;
@@ -1341,9 +1363,12 @@ impl Machine {
                     }
                 }
                 if t.dram_writes[from] > 0 {
-                    t.dirty.push(from);
                     t.dram_writes[from] -= 1;
                     if t.dram_writes[from] == 0 {
+                        // (Before the last, its earliest actions and
+                        // `Timed::busy` stay as they were: a system call
+                        // waits for all.)
+                        t.dirty.push(from);
                         while let Some(read) = t.held_reads[from].pop_front() {
                             self.external_arrival(t, at, read);
                         }
@@ -1454,8 +1479,30 @@ impl Machine {
 
     /// Runs core `i` until `horizon`: the exit the machine must act on,
     /// if any (`None`: the budget ran out, the core sleeps, or it waits to
-    /// send an access to another core).
+    /// send an access to another core). A store to external memory that
+    /// would meet its node's full queue however soon it went out waits
+    /// for a place at once (`Machine::refused_until_freed`; the network
+    /// is back from a lent run by then).
     fn run_core_raw(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
+        let exit = self.run_core_lent(t, i, horizon);
+        if let Wait::Emit { access, issue, at } = t.agents[i].wait {
+            if self.refused_until_freed(t, i, access) {
+                let retry = t.refused_at(i, node(self.cores[i].id));
+                debug_assert_eq!(at, issue);
+                t.agents[i].wait = Wait::Emit {
+                    access,
+                    issue,
+                    at: retry,
+                };
+            }
+        }
+        exit
+    }
+
+    /// [`Machine::run_core_raw`] but for a store to external memory that
+    /// would meet a full queue: in a run lent the network (`SoloLoads`)
+    /// or not.
+    fn run_core_lent(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<CoreExit> {
         if t.solo_until == 0 {
             return self.run_core_inner(t, i, horizon);
         }
@@ -1620,6 +1667,30 @@ impl Machine {
         }
     }
 
+    /// Whether core `i`'s store `access` to external memory would be
+    /// refused at its node's full queue however soon it went out: the
+    /// queue it enters (the xMesh's) is full as of the cycle the network
+    /// has reached, and nothing but a place freeing in it (which the mesh
+    /// reports, `Timed::refused_at`) lets it through. Such a store waits
+    /// for that place at once, as if it had been refused at its issue
+    /// (the retry comes at the issue if the place frees by then,
+    /// `Timed::unpark`), instead of going out at its issue only to be
+    /// refused: a core storing to DRAM through a saturated eLink costs one
+    /// step per store, not two. A store behind the network
+    /// (`behind_network`) would go out at the cycle the network has
+    /// reached and be refused there just the same; one taken back by a
+    /// roll-back leaves the core among the refused, which only retries it
+    /// to no effect when the place frees. Not for an access of another
+    /// kind, nor for a store to a core (another queue;
+    /// `Machine::way_out`), nor in strict order, which proves it exact
+    /// (sim/tests/multicore.rs, `store_full`).
+    fn refused_until_freed(&self, t: &Timed, i: usize, access: RemoteAccess) -> bool {
+        !t.strict
+            && matches!(access.kind, RemoteKind::Store(_))
+            && self.way_out(i, access) == (Way::Mesh { external: true })
+            && t.mesh.queue_full(node(self.cores[i].id), Net::XMesh)
+    }
+
     /// Acts on what stopped core `i` (other than its budget, sleep or a
     /// remote access).
     fn after_run(&mut self, t: &mut Timed, i: usize, exit: CoreExit) -> Option<StopReason> {
@@ -1699,45 +1770,28 @@ impl Machine {
             return self.emit_multicast(t, i, access, v, issue, at);
         }
         let from = self.cores[i].id;
-        let target = CoreId::from_bits(access.addr >> 20);
-        let external = self.config.core_index(target).is_none()
-            && dram_offset(
-                self.config.chip(),
-                self.config.ext_base,
-                self.config.ext_size,
-                access.addr,
-            ) < self.config.ext_size;
-        let k = match self.config.core_index(target) {
-            Some(k) => k,
-            None if external => usize::MAX,
-            None => {
+        let external = match self.way_out(i, access) {
+            Way::Mesh { external } => external,
+            Way::Other => {
                 if !self.emit_looped(t, i, access, issue, at) {
                     self.answer(t, i, access, Err(MemFault::Unmapped), 0);
                 }
                 return None;
             }
+            Way::DramPort => {
+                // A line of DRAM code: to external memory's read port.
+                let arrives = at + t.port_out[i];
+                let pos = t.fetches.partition_point(|e| e.0 <= arrives);
+                t.fetches.insert(pos, (arrives, i, at, access));
+                t.agents[i].wait = Wait::Response { access, issue };
+                return None;
+            }
+            Way::OwnRegs => {
+                // Its own DMA registers (or a register whose write waited
+                // for its DMA engine's moves: `Core::dma_detached`).
+                return self.emit_own_regs(t, i, access, issue, at);
+            }
         };
-        if external && access.kind == RemoteKind::Fetch {
-            // A line of DRAM code: to external memory's read port.
-            let arrives = at + t.port_out[i];
-            let pos = t.fetches.partition_point(|e| e.0 <= arrives);
-            t.fetches.insert(pos, (arrives, i, at, access));
-            t.agents[i].wait = Wait::Response { access, issue };
-            return None;
-        }
-        if k == i && (is_dma(access.addr & 0xF_FFFF) || held_by_dma(access.addr & 0xF_FFFF)) {
-            // Its own DMA registers (or a register whose write waited for
-            // its DMA engine's moves: `Core::dma_detached`).
-            let mut shared = Shared {
-                dram: &mut self.dram,
-                ext_base: self.config.ext_base,
-            };
-            let value = self.cores[i].serve(&mut shared, access, at);
-            let latency = (at - issue) as u32;
-            self.answer(t, i, access, value, latency);
-            t.wake_refused(at);
-            return self.dma_stop(i);
-        }
         if self.behind_network(t, i, access, issue, at) {
             return None;
         }
@@ -1806,6 +1860,51 @@ impl Machine {
             }
         }
         None
+    }
+
+    /// Core `i`'s access of its own DMA registers (or of a register whose
+    /// write waited for its DMA engine's moves), at cycle `at`: answered at
+    /// once, and every refused injection retried from the next cycle.
+    fn emit_own_regs(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        access: RemoteAccess,
+        issue: u64,
+        at: u64,
+    ) -> Option<StopReason> {
+        let mut shared = Shared {
+            dram: &mut self.dram,
+            ext_base: self.config.ext_base,
+        };
+        let value = self.cores[i].serve(&mut shared, access, at);
+        let latency = (at - issue) as u32;
+        self.answer(t, i, access, value, latency);
+        t.wake_refused(at);
+        self.dma_stop(i)
+    }
+
+    /// How core `i`'s access (not a multicast) leaves it (`emit`).
+    fn way_out(&self, i: usize, access: RemoteAccess) -> Way {
+        let c = &self.config;
+        let target = CoreId::from_bits(access.addr >> 20);
+        match c.core_index(target) {
+            Some(k)
+                if k == i
+                    && (is_dma(access.addr & 0xF_FFFF) || held_by_dma(access.addr & 0xF_FFFF)) =>
+            {
+                Way::OwnRegs
+            }
+            Some(_) => Way::Mesh { external: false },
+            None if dram_offset(c.chip(), c.ext_base, c.ext_size, access.addr) < c.ext_size => {
+                if access.kind == RemoteKind::Fetch {
+                    Way::DramPort
+                } else {
+                    Way::Mesh { external: true }
+                }
+            }
+            None => Way::Other,
+        }
     }
 
     /// Whether core `i`'s access into the network (the instruction

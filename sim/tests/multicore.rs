@@ -420,6 +420,7 @@ fn running_ahead_gives_exactly_what_strict_cycle_order_gives() {
         "pypipe",
         "wand_wait",
         "wand_stale",
+        "store_full",
     ];
     for name in programs {
         // Untraced, cores also run ahead of their safe horizon from
