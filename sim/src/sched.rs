@@ -630,6 +630,14 @@ impl Timed {
         PARKED
     }
 
+    /// Core `k`'s access (the instruction issuing at `issue`) waits for a
+    /// place to free in node `n`'s queue before it goes out
+    /// ([`Timed::refused_at`]).
+    fn wait_for_place(&mut self, k: usize, n: NodeId, access: RemoteAccess, issue: u64) {
+        let at = self.refused_at(k, n);
+        self.agents[k].wait = Wait::Emit { access, issue, at };
+    }
+
     /// The first cycle a refused injection can be retried in (a place
     /// freeing in a queue is one of the network's own events, after the
     /// cycle it has reached); `u64::MAX` if none waits.
@@ -1487,13 +1495,8 @@ impl Machine {
         let exit = self.run_core_lent(t, i, horizon);
         if let Wait::Emit { access, issue, at } = t.agents[i].wait {
             if self.refused_until_freed(t, i, access) {
-                let retry = t.refused_at(i, node(self.cores[i].id));
                 debug_assert_eq!(at, issue);
-                t.agents[i].wait = Wait::Emit {
-                    access,
-                    issue,
-                    at: retry,
-                };
+                t.wait_for_place(i, node(self.cores[i].id), access, issue);
             }
         }
         exit
@@ -1847,12 +1850,7 @@ impl Machine {
             },
             Err(InjectError::Full) => {
                 t.untag(tag);
-                let retry = t.refused_at(i, node(from));
-                t.agents[i].wait = Wait::Emit {
-                    access,
-                    issue,
-                    at: retry,
-                };
+                t.wait_for_place(i, node(from), access, issue);
             }
             Err(_) => {
                 t.untag(tag);

@@ -1989,11 +1989,9 @@ impl Core {
     /// [`Core::wand_clear_from`] where the core stands, not knowing the
     /// flag before: its cycle if the flag is clear.
     fn wand_clear_here(&self) -> u64 {
-        if self.state.status_rest & status::WAND != 0 {
-            u64::MAX
-        } else {
-            self.stats.cycles
-        }
+        let mut clear_from = u64::MAX;
+        follow_wand(&self.state, &mut clear_from, self.stats.cycles);
+        clear_from
     }
 
     /// [`Core::checkpoint`] before a poll's run done at once
