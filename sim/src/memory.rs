@@ -40,6 +40,23 @@ pub struct CodeMem {
     /// (by the core, or anything else: more than the core read is safe),
     /// for [`CodeMem::read_since_undo`].
     read: Cell<u64>,
+    /// The pages read through [`CodeMem::load`] since
+    /// [`CodeMem::undo_begin`] while keeping, with the 4-byte words those
+    /// loads read: word `w`'s bit is bit `w & 63` of `words[(w >> 6) &
+    /// 127]` (an SRAM beyond 32 KB shares bits, as pages do), so a page's
+    /// words are two entries, valid only for the pages whose bit of
+    /// `loaded` is set (the others are cleared lazily, by `undo_begin`).
+    /// A page in `loaded` and not in `read` was read by loads alone, and
+    /// only the words they read count as read.
+    loaded: Cell<u64>,
+    words: Box<[Cell<u64>; 128]>,
+}
+
+/// The entry of `CodeMem::words` for byte offset `off`, and the bit of
+/// its 4-byte word.
+#[inline(always)]
+fn word_bit(off: u32) -> (usize, u64) {
+    (((off >> 8) & 127) as usize, 1 << ((off >> 2) & 63))
 }
 
 /// The bit of `CodeMem::read` that stands for the 512-byte page of `off`.
@@ -72,6 +89,8 @@ impl CodeMem {
             undo_on: false,
             undo: None,
             read: Cell::new(0),
+            loaded: Cell::new(0),
+            words: Box::new(std::array::from_fn(|_| Cell::new(0))),
         }
     }
 
@@ -94,6 +113,15 @@ impl CodeMem {
         u.pages.clear();
         self.undo_on = true;
         self.read.set(0);
+        // (Only the pages loaded from since the last begin have words
+        // noted.)
+        let mut loaded = self.loaded.replace(0);
+        while loaded != 0 {
+            let p = loaded.trailing_zeros() as usize;
+            loaded &= loaded - 1;
+            self.words[2 * p].set(0);
+            self.words[2 * p + 1].set(0);
+        }
     }
 
     /// Stops keeping what writes overwrite (the checkpoint is final).
@@ -234,9 +262,23 @@ impl CodeMem {
             std::hint::cold_path();
             return None;
         };
-        // (An aligned load: one page.)
-        self.read.set(self.read.get() | page_bit(off));
+        if self.undo_on {
+            // (Noted only while keeping: else everything counts as read,
+            // `read_since_undo`.)
+            self.note_load(off, len);
+        }
         Some(le_value(b))
+    }
+
+    /// Notes an aligned load of `len` bytes at `off` in `loaded` and
+    /// `words`: one page, and one word, or two from an even one for a
+    /// doubleword.
+    #[inline(always)]
+    fn note_load(&self, off: u32, len: u32) {
+        self.loaded.set(self.loaded.get() | page_bit(off));
+        let (k, bit) = word_bit(off);
+        let bits = if len == 8 { bit | bit << 1 } else { bit };
+        self.words[k].set(self.words[k].get() | bits);
     }
 
     /// The bits of `read` that stand for `[off, off + len)` (`len` > 0).
@@ -262,12 +304,29 @@ impl CodeMem {
     }
 
     /// Whether any byte of `[off, off + len)` may have been read since
-    /// [`CodeMem::undo_begin`] (`len` > 0): true unless keeping.
+    /// [`CodeMem::undo_begin`] (`len` > 0): true unless keeping. A page
+    /// read other than by loads counts whole; in one read only by loads,
+    /// only the 4-byte words they read count (a write landing beside a
+    /// word a loop polls was not read).
     pub fn read_since_undo(&self, off: u32, len: u32) -> bool {
         if !self.undo_on {
             return true;
         }
-        self.read.get() & Self::pages(off, len) != 0
+        let pages = Self::pages(off, len);
+        if self.read.get() & pages != 0 {
+            return true;
+        }
+        if self.loaded.get() & pages == 0 {
+            return false;
+        }
+        if len > 8 || off & 3 != 0 && (off & 3) + len > 4 {
+            // (Several words, or one unaligned: only aligned writes of
+            // at most 8 bytes are looked at word by word.)
+            return true;
+        }
+        let (k, bit) = word_bit(off);
+        let bits = if len == 8 { bit | bit << 1 } else { bit };
+        self.words[k].get() & bits != 0
     }
 
     /// Writes as [`CodeMem::write`] does, not kept for

@@ -2237,7 +2237,7 @@ impl Machine {
     /// without going back: a plain store (no message interrupt, no
     /// multicast) into SRAM none of whose bytes the core read since its
     /// checkpoint (`CodeMem::read_since_undo`: its loads went to other
-    /// pages) nor wrote (the write is not undone by a roll-back, made
+    /// pages, or to other words of a page read by loads alone) nor wrote (the write is not undone by a roll-back, made
     /// before the cycle the checkpoint keeps writes for), in a bank no
     /// line was fetched from since (its use of the bank in `at` delays
     /// only a fetch then; the code decoded there is dropped as the write
