@@ -375,6 +375,18 @@ impl CodeMem {
         le_value(&self.bytes[o..o + len as usize])
     }
 
+    /// Reads as [`CodeMem::read`] does for an aligned access (a load by a
+    /// global address naming the core's own SRAM, or a read from the
+    /// mesh), noting it as [`CodeMem::load`] does.
+    #[inline(always)]
+    pub fn read_load(&self, off: u32, len: u32) -> u64 {
+        let o = off as usize;
+        if self.undo_on {
+            self.note_load(off, len);
+        }
+        le_value(&self.bytes[o..o + len as usize])
+    }
+
     /// Reads as [`CodeMem::read`] does, without noting the read (the
     /// machine looking, not the core or the mesh reading).
     #[inline(always)]

@@ -441,7 +441,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         let len = size.bytes();
         let place = self.place(addr, len);
         let access = match place {
-            Place::Sram(off) => Access::Ready(self.sram.read(off, len)),
+            Place::Sram(off) => Access::Ready(self.sram.read_load(off, len)),
             Place::Dram(off) => Access::Ready(self.dram.read(off, len)),
             Place::Mmr(off) if size == Size::Word && self.timer_wait(off, false) => {
                 return Access::Busy;

@@ -1798,7 +1798,7 @@ impl Core {
             // Code is fetched from SRAM only.
             let line = off & !7;
             return if self.sram.contains(line, 8) {
-                Ok(self.sram.read(line, 8))
+                Ok(self.sram.read_load(line, 8))
             } else {
                 Err(MemFault::Unmapped)
             };
@@ -1810,13 +1810,13 @@ impl Core {
         let (s, mut bus) = self.bus(shared);
         let result = if bus.sram.contains(off, len) {
             match access.kind {
-                RemoteKind::Load => Ok(bus.sram.read(off, len)),
+                RemoteKind::Load => Ok(bus.sram.read_load(off, len)),
                 RemoteKind::Store(v) | RemoteKind::Multicast(v) => {
                     bus.sram.write(off, len, v);
                     Ok(0)
                 }
                 RemoteKind::TestSet(v) => {
-                    let old = bus.sram.read(off, 4);
+                    let old = bus.sram.read_load(off, 4);
                     if old == 0 {
                         bus.sram.write(off, 4, u64::from(v));
                     }
