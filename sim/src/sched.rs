@@ -54,8 +54,10 @@
 //!   its SRAM that could not have changed what it did nor read anything
 //!   it changed since (`Machine::read_in_past`): that is answered from
 //!   where the core stands; and for a plain write into a page of its SRAM
-//!   it neither read nor wrote since (`Machine::write_in_past`): that is
-//!   made where the core stands, kept by a later roll-back; and for its
+//!   it neither wrote nor read since (but at other words of a page read
+//!   only by aligned accesses, `CodeMem::read_since_undo`)
+//!   (`Machine::write_in_past`): that is made where the core stands,
+//!   kept by a later roll-back; and for its
 //!   DMA engine's move sending an element of its SRAM to another core
 //!   from bytes it did not write since (`Machine::send_in_past`): that
 //!   is made where the core stands too. A run that ends at a cycle
