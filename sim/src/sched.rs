@@ -2108,8 +2108,9 @@ impl Machine {
     /// (true) when it is a read request the core's memory, answering
     /// others, queues (`Agent::reads`), or the response to a read the
     /// core's instruction waits for: what [`Machine::deliver`] would do
-    /// with it as the next action, before any other, and with no
-    /// roll-back to make. Only for an arrival before `Timed::direct_before`
+    /// with it as the next action, before any other. Only for a core that
+    /// runs (a sleeping one is brought to the cycle first, `Core::catch_up`)
+    /// and is not parked (`Wait::Spin`), and an arrival before `Timed::direct_before`
     /// (the scheduler's next action, lowered by every arrival left for a
     /// step of its own and by what one made here makes due): it would be
     /// the next action of all. Saves two of a remote read's steps.
@@ -2126,13 +2127,9 @@ impl Machine {
                     // in its cycle's order.)
                     return false;
                 }
-                if a.speculating && !self.read_in_past(t, i, at, access) {
-                    if self.cores[i].stats.cycles > at {
-                        // (Taken back first.)
-                        return false;
-                    }
-                    self.commit(t, i);
-                }
+                // (Queued, it reads nothing yet: a core that ran ahead
+                // past `at` is looked at when its memory answers it,
+                // `Delivery::Serve`.)
                 t.touched[i] += 1;
                 self.cores[i].spin_forget();
                 let reads = &mut t.agents[i].reads;
@@ -2144,7 +2141,8 @@ impl Machine {
                 true
             }
             Payload::ReadResponse { value, dma: None } => {
-                if a.speculating || !matches!(a.wait, Wait::Response { .. }) {
+                // (A core waiting for a response has committed its run.)
+                if a.speculating {
                     return false;
                 }
                 t.touched[i] += 1;
