@@ -36,17 +36,18 @@ pub struct CodeMem {
     undo: Option<Box<Undo>>,
     /// The 512-byte pages read since [`CodeMem::undo_begin`] (page p's
     /// bit is p mod 64: an SRAM beyond 32 KB shares bits), through
-    /// [`CodeMem::load`], [`CodeMem::read`] or [`CodeMem::read_bytes`]
-    /// (by the core, or anything else: more than the core read is safe),
-    /// for [`CodeMem::read_since_undo`].
+    /// [`CodeMem::read`] or [`CodeMem::read_bytes`] (by the core, or
+    /// anything else: more than the core read is safe), or counted read
+    /// whole ([`CodeMem::note_read_all`]), for
+    /// [`CodeMem::read_since_undo`].
     read: Cell<u64>,
-    /// The pages read through [`CodeMem::load`] since
-    /// [`CodeMem::undo_begin`] while keeping, with the 4-byte words those
-    /// loads read: word `w`'s bit is bit `w & 63` of `words[(w >> 6) &
+    /// The pages read by aligned accesses ([`CodeMem::load`],
+    /// [`CodeMem::read_load`]) since [`CodeMem::undo_begin`] while
+    /// keeping, with the 4-byte words those accesses read: word `w`'s bit is bit `w & 63` of `words[(w >> 6) &
     /// 127]` (an SRAM beyond 32 KB shares bits, as pages do), so a page's
     /// words are two entries, valid only for the pages whose bit of
     /// `loaded` is set (the others are cleared lazily, by `undo_begin`).
-    /// A page in `loaded` and not in `read` was read by loads alone, and
+    /// A page in `loaded` and not in `read` was read by those alone, and
     /// only the words they read count as read.
     loaded: Cell<u64>,
     words: Box<[Cell<u64>; 128]>,
