@@ -11,7 +11,7 @@
 //! compared whole).
 
 /// An empty slot's key: above every key held.
-pub(crate) const NONE: u128 = u128::MAX;
+pub(crate) const NONE: u64 = u64::MAX;
 
 /// A tree of minimums over `len` slots, each holding a key ([`NONE`]:
 /// empty).
@@ -20,7 +20,7 @@ pub(crate) struct MinTree {
     /// Leaves: `leaves` (a power of two); node `j`'s children are `2j`,
     /// `2j + 1`, leaf `k` is node `leaves + k`, the root node 1.
     leaves: usize,
-    node: Vec<u128>,
+    node: Vec<u64>,
 }
 
 impl MinTree {
@@ -41,7 +41,7 @@ impl MinTree {
 
     /// Slot `k` holds `key` now.
     #[inline]
-    pub(crate) fn set(&mut self, k: usize, key: u128) {
+    pub(crate) fn set(&mut self, k: usize, key: u64) {
         let mut j = self.leaves + k;
         if self.node[j] == key {
             return;
@@ -59,7 +59,7 @@ impl MinTree {
 
     /// The least key held and the least of the others ([`NONE`]: none).
     #[inline]
-    pub(crate) fn first_two(&self) -> (u128, u128) {
+    pub(crate) fn first_two(&self) -> (u64, u64) {
         let m = self.node[1];
         // Down the path to the least leaf; the least of the others is the
         // least of the siblings along it.
@@ -86,8 +86,8 @@ impl MinTree {
     #[inline]
     pub(crate) fn search(
         &self,
-        mut below: impl FnMut(u128) -> bool,
-        mut each: impl FnMut(usize, u128),
+        mut below: impl FnMut(u64) -> bool,
+        mut each: impl FnMut(usize, u64),
     ) {
         // Each step takes one entry and gives back at most two, one level
         // down: at most one entry per level, plus the root (node indices
@@ -121,12 +121,12 @@ mod tests {
     use super::*;
     use std::collections::BTreeSet;
 
-    fn enc((t, r, k): (u64, u8, usize)) -> u128 {
-        u128::from(t) << 64 | u128::from(r) << 32 | k as u128
+    fn enc((t, r, k): (u64, u8, usize)) -> u64 {
+        t << 16 | u64::from(r) << 14 | k as u64
     }
 
-    fn dec(key: u128) -> Option<(u64, u8, usize)> {
-        (key != NONE).then_some(((key >> 64) as u64, (key >> 32) as u8, key as u32 as usize))
+    fn dec(key: u64) -> Option<(u64, u8, usize)> {
+        (key != NONE).then_some((key >> 16, (key >> 14 & 3) as u8, (key & 0x3fff) as usize))
     }
 
     /// The tree against an ordered set through random changes.
@@ -170,10 +170,10 @@ mod tests {
                 }
                 let best = std::cell::Cell::new(bound);
                 tree.search(
-                    |key| ((key >> 64) as u64) < best.get(),
+                    |key| key >> 16 < best.get(),
                     |kk, key| {
                         assert_eq!(slot[kk], dec(key));
-                        best.set(best.get().min(step((key >> 64) as u64, kk)));
+                        best.set(best.get().min(step(key >> 16, kk)));
                     },
                 );
                 assert_eq!(best.get(), want);

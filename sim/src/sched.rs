@@ -448,21 +448,42 @@ enum Rank {
     Dma = 2,
 }
 
-/// The cycle of a queue key (`Timed::queue`: cycle, rank, core).
+/// The cycles a queue key holds (`Timed::queue`): 48 bits, the last
+/// value standing for every cycle from it on.
+const KEY_END: u64 = (1 << 48) - 1;
+
+/// The queue key of an action at cycle `e` of `rank` for core `k`
+/// (`Timed::queue`): cycle, rank and core in one word, compared whole as
+/// the triple (a 64-bit word: a 32-bit host compares two halves, not four
+/// quarters). A cycle from [`KEY_END`] on is kept as `KEY_END` and read
+/// back as `u64::MAX - 1`, the cycle a core parked in its polling loop
+/// acts at (`Machine::earliest`: when the run ends): only a run past
+/// 2^48 cycles (about five days of the chip's time at 600 MHz) could
+/// tell. A chip has at most 64 × 64 cores (`Config::validate`), fewer
+/// than 2^14.
 #[inline]
-fn key_cycle(key: u128) -> u64 {
-    (key >> 64) as u64
+fn queue_key(e: u64, rank: Rank, k: usize) -> u64 {
+    e.min(KEY_END) << 16 | (rank as u64) << 14 | k as u64
+}
+
+/// The cycle of a queue key (`queue_key`).
+#[inline]
+fn key_cycle(key: u64) -> u64 {
+    match key >> 16 {
+        KEY_END => u64::MAX - 1,
+        c => c,
+    }
 }
 
 /// The action a queue key stands for.
 #[inline]
-fn key_action(key: u128) -> Option<(u64, Rank, usize)> {
-    let rank = match (key >> 32) as u32 {
+fn key_action(key: u64) -> Option<(u64, Rank, usize)> {
+    let rank = match key >> 14 & 3 {
         0 => Rank::Delivery,
         1 => Rank::Core,
         _ => Rank::Dma,
     };
-    (key != evq::NONE).then_some((key_cycle(key), rank, key as u32 as usize))
+    (key != evq::NONE).then_some((key_cycle(key), rank, (key & 0x3fff) as usize))
 }
 
 impl Timed {
@@ -846,12 +867,8 @@ impl Machine {
                 first = Some((time, rank, k));
             }
         }
-        t.queue.set(
-            k,
-            first.map_or(evq::NONE, |(e, r, k)| {
-                u128::from(e) << 64 | (r as u128) << 32 | k as u128
-            }),
-        );
+        t.queue
+            .set(k, first.map_or(evq::NONE, |(e, r, k)| queue_key(e, r, k)));
     }
 
     /// Runs in timed mode until the program ends, faults, or the cycle
@@ -3392,5 +3409,45 @@ impl Timed {
             self.agents.get(i).map(|a| &a.wait),
             Some(Wait::Response { .. })
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Queue keys order as (cycle, rank, core) triples do, and read back
+    /// what they hold; a cycle from `KEY_END` on reads back as the cycle
+    /// of a core parked until the run ends.
+    #[test]
+    fn queue_keys_order_and_read_back_as_their_actions() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut rnd = move |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let ranks = [Rank::Delivery, Rank::Core, Rank::Dma];
+        let mut pick = || {
+            let e = match rnd(3) {
+                0 => rnd(64),
+                1 => rnd(KEY_END),
+                _ => KEY_END - 1 - rnd(4),
+            };
+            (e, ranks[rnd(3) as usize], rnd(64 * 64) as usize)
+        };
+        for _ in 0..10_000 {
+            let (a, b) = (pick(), pick());
+            let (ka, kb) = (queue_key(a.0, a.1, a.2), queue_key(b.0, b.1, b.2));
+            assert_eq!(ka.cmp(&kb), a.cmp(&b), "{a:?} {b:?}");
+            assert_eq!(key_action(ka), Some(a));
+        }
+        for e in [KEY_END, KEY_END + 1, u64::MAX - 1] {
+            let k = queue_key(e, Rank::Core, 4095);
+            assert_eq!(key_action(k), Some((u64::MAX - 1, Rank::Core, 4095)));
+            assert!(k < evq::NONE && k > queue_key(KEY_END - 1, Rank::Dma, 4095));
+        }
+        assert_eq!(key_action(evq::NONE), None);
     }
 }
