@@ -53,11 +53,14 @@ pub struct CodeMem {
     words: Box<[Cell<u64>; 128]>,
 }
 
-/// The entry of `CodeMem::words` for byte offset `off`, and the bit of
-/// its 4-byte word.
+/// The entry of `CodeMem::words` for an aligned access of `len` bytes
+/// at `off`, and the bits of its 4-byte words: one, or two from an even
+/// one for a doubleword (in the same entry).
 #[inline(always)]
-fn word_bit(off: u32) -> (usize, u64) {
-    (((off >> 8) & 127) as usize, 1 << ((off >> 2) & 63))
+fn word_bits(off: u32, len: u32) -> (usize, u64) {
+    let bit = 1 << ((off >> 2) & 63);
+    let bits = if len == 8 { bit | bit << 1 } else { bit };
+    (((off >> 8) & 127) as usize, bits)
 }
 
 /// The bit of `CodeMem::read` that stands for the 512-byte page of `off`.
@@ -277,8 +280,7 @@ impl CodeMem {
     #[inline(always)]
     fn note_load(&self, off: u32, len: u32) {
         self.loaded.set(self.loaded.get() | page_bit(off));
-        let (k, bit) = word_bit(off);
-        let bits = if len == 8 { bit | bit << 1 } else { bit };
+        let (k, bits) = word_bits(off, len);
         self.words[k].set(self.words[k].get() | bits);
     }
 
@@ -325,8 +327,7 @@ impl CodeMem {
             // at most 8 bytes are looked at word by word.)
             return true;
         }
-        let (k, bit) = word_bit(off);
-        let bits = if len == 8 { bit | bit << 1 } else { bit };
+        let (k, bits) = word_bits(off, len);
         self.words[k].get() & bits != 0
     }
 
