@@ -116,6 +116,20 @@ impl MinTree {
     }
 }
 
+/// A small deterministic generator for the tests of the queue and its
+/// keys (xorshift64 from `seed`, not zero): each call gives a number
+/// below its argument.
+#[cfg(test)]
+pub(crate) fn test_numbers(seed: u64) -> impl FnMut(u64) -> u64 {
+    let mut x = seed;
+    move |m: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % m
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,13 +146,7 @@ mod tests {
     /// The tree against an ordered set through random changes.
     #[test]
     fn the_tree_answers_as_an_ordered_set() {
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut rnd = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rnd = test_numbers(0x9e37_79b9_7f4a_7c15);
         for len in [1usize, 2, 3, 16, 17, 64, 100] {
             let mut tree = MinTree::new(len);
             let mut set = BTreeSet::new();

@@ -659,6 +659,26 @@ impl Timed {
         PARKED
     }
 
+    /// Queues `read`, a read request reaching core `i`'s memory at `at`,
+    /// if the memory is answering an earlier read (busy then, or others
+    /// waiting): it waits its turn behind those already waiting, and the
+    /// first of them is answered when the memory is free. Gives the cycle
+    /// that answer became due at (`u64::MAX`: it was due already), or
+    /// `None` with nothing queued: the memory answers it at once.
+    fn queue_read(&mut self, i: usize, at: u64, read: WaitingRead) -> Option<u64> {
+        let free = self.read_busy[i];
+        let reads = &mut self.agents[i].reads;
+        if free <= at && reads.is_empty() {
+            return None;
+        }
+        reads.push_back(read);
+        if reads.len() > 1 {
+            return Some(u64::MAX);
+        }
+        self.due(i, free, Delivery::Serve);
+        Some(free)
+    }
+
     /// Core `k`'s access (the instruction issuing at `issue`) waits for a
     /// place to free in node `n`'s queue before it goes out
     /// ([`Timed::refused_at`]).
@@ -2140,23 +2160,16 @@ impl Machine {
         }
         match p {
             Payload::ReadRequest { from, access, dma } => {
-                let free = t.read_busy[i];
-                if free <= at && a.reads.is_empty() {
-                    // (Answered at once: its response goes into the mesh
-                    // in its cycle's order.)
-                    return false;
-                }
                 // (Queued, it reads nothing yet: a core that ran ahead
                 // past `at` is looked at when its memory answers it,
-                // `Delivery::Serve`.)
+                // `Delivery::Serve`. Not queued, it is answered at once:
+                // its response goes into the mesh in its cycle's order.)
+                let Some(due) = t.queue_read(i, at, (from, access, dma)) else {
+                    return false;
+                };
+                t.direct_before = t.direct_before.min(due);
                 t.touched[i] += 1;
                 self.cores[i].spin_forget();
-                let reads = &mut t.agents[i].reads;
-                reads.push_back((from, access, dma));
-                if reads.len() == 1 {
-                    t.due(i, free, Delivery::Serve);
-                    t.direct_before = t.direct_before.min(free);
-                }
                 true
             }
             Payload::ReadResponse { value, dma: None } => {
@@ -2248,16 +2261,7 @@ impl Machine {
                 return self.dma_stop(i);
             }
             Delivery::Packet(Payload::ReadRequest { from, access, dma }) => {
-                let free = t.read_busy[i];
-                let reads = &mut t.agents[i].reads;
-                if free > at || !reads.is_empty() {
-                    // The memory is answering an earlier read: this one
-                    // waits its turn, behind those already waiting, and
-                    // the first of them is answered when it is free.
-                    reads.push_back((from, access, dma));
-                    if reads.len() == 1 {
-                        t.due(i, free, Delivery::Serve);
-                    }
+                if t.queue_read(i, at, (from, access, dma)).is_some() {
                     return None;
                 }
                 return self.serve_read(t, i, at, from, access, dma);
@@ -2327,8 +2331,9 @@ impl Machine {
     /// without going back: a plain store (no message interrupt, no
     /// multicast) into SRAM none of whose bytes the core read since its
     /// checkpoint (`CodeMem::read_since_undo`: its loads went to other
-    /// pages, or to other words of a page read by loads alone) nor wrote (the write is not undone by a roll-back, made
-    /// before the cycle the checkpoint keeps writes for), in a bank no
+    /// pages, or to other words of a page read by loads alone) nor wrote
+    /// (the write is not undone by a roll-back, made before the cycle the
+    /// checkpoint keeps writes for), in a bank no
     /// line was fetched from since (its use of the bank in `at` delays
     /// only a fetch then; the code decoded there is dropped as the write
     /// is made), while the core's DMA engine, which could read or write
@@ -3421,13 +3426,7 @@ mod tests {
     /// of a core parked until the run ends.
     #[test]
     fn queue_keys_order_and_read_back_as_their_actions() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut rnd = move |m: u64| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x % m
-        };
+        let mut rnd = evq::test_numbers(0x2545_f491_4f6c_dd1d);
         let ranks = [Rank::Delivery, Rank::Core, Rank::Dma];
         let mut pick = || {
             let e = match rnd(3) {
