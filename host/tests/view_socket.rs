@@ -178,7 +178,7 @@ fn the_socket_is_gone_when_sigterm_ends_the_host_program() {
 fn a_stale_socket_file_is_replaced() {
     let sock = socket("stale.sock");
     // A socket file nobody listens on, as a killed program leaves.
-    drop(std::os::unix::net::UnixListener::bind(&sock).expect("bind"));
+    stale_socket(&sock);
     assert!(sock.exists());
     let mut c = child("child_exits_without_finalizing", &sock, false);
     assert_eq!(first_line(&mut c).trim(), "opened");
@@ -228,4 +228,21 @@ fn epsim_tui_wait_holds_e_init_until_a_viewer_attaches() {
     writeln!(c.stdin.take().expect("piped")).expect("a line to the child");
     assert!(c.wait().expect("it ends").success());
     assert!(!sock.exists(), "{} left behind", sock.display());
+}
+
+/// Leaves a socket file at `path` that nobody serves, as a killed host
+/// program does. The listener is bound and closed; a child that another
+/// test forks in between holds a copy of it until that child execs, so this
+/// waits until connecting is refused.
+fn stale_socket(path: &std::path::Path) {
+    drop(std::os::unix::net::UnixListener::bind(path).expect("bind"));
+    let start = std::time::Instant::now();
+    while std::os::unix::net::UnixStream::connect(path).is_ok() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{} still served",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }

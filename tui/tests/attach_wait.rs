@@ -24,7 +24,7 @@ fn socket(name: &str) -> PathBuf {
 fn the_view_waits_for_a_host_program_that_starts_later() {
     let sock = socket("late.sock");
     // A socket file nobody serves, as a killed host program leaves.
-    drop(std::os::unix::net::UnixListener::bind(&sock).expect("bind"));
+    stale_socket(&sock);
     let err = Remote::connect(&sock).err().expect("nothing to attach to");
     assert!(err.contains("no program serves it"), "{err}");
     assert!(
@@ -100,4 +100,21 @@ fn waiting_needs_attach_and_a_terminal() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// Leaves a socket file at `path` that nobody serves, as a killed host
+/// program does. The listener is bound and closed; a child that another
+/// test forks in between holds a copy of it until that child execs, so this
+/// waits until connecting is refused.
+fn stale_socket(path: &std::path::Path) {
+    drop(std::os::unix::net::UnixListener::bind(path).expect("bind"));
+    let start = std::time::Instant::now();
+    while std::os::unix::net::UnixStream::connect(path).is_ok() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{} still served",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
 }
