@@ -703,6 +703,30 @@ fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote
 }
 
 #[test]
+fn reads_queued_at_a_parked_or_sleeping_core_are_answered_as_in_strict_order() {
+    // served_asleep: 14 cores read core (0,0)'s SRAM at once while it is
+    // parked polling a local flag, then while it sleeps in IDLE; their
+    // requests queue at its memory. Requests queued at a sleeping core
+    // are made in the mesh's advance (`Machine::deliver_direct`: 530 of
+    // them); those at a parked core are left to the scheduler's steps.
+    // Fast = strict, and the figures are main's before the change.
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/served_asleep.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for want in [
+        "[32,8] parked: 7071",
+        "[32,8] asleep: 7047",
+        "[34,11] sum: -327738560",
+        "[33,9] parked reads: 6714",
+        "[35,11] asleep reads: 6724",
+    ] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("simulated cycles:     18180 "), "{stats}");
+}
+
+#[test]
 fn a_testset_reaching_a_core_that_ran_ahead_is_answered_where_it_stands_only_if_taken() {
     // testset_past: three cores take a TESTSET lock whose word is in core
     // (0,0)'s SRAM while (0,0) computes, folding the word into a checksum
