@@ -1304,7 +1304,7 @@ impl Machine {
                             0
                         };
                         t.regs_until = dma_i.saturating_add(1);
-                        let stop = self.core_turn(t, i, horizon, hard, free_until);
+                        let stop = self.core_turn(t, i, horizon, hard, free_until, one);
                         let a = &mut t.agents[i];
                         if a.speculating && a.spec_limit > limit {
                             a.ran_past = true;
@@ -1915,6 +1915,76 @@ impl Machine {
             }
         }
         None
+    }
+
+    /// Core `i`, in a turn up to its safe `horizon`, waits to send a store
+    /// to a core issuing before then: it goes into the network at once, at
+    /// its cycle, ahead of the network's own, and the core runs on (the
+    /// earliest cycle anything in the network now arrives anywhere: the
+    /// turn's horizon comes down to what the store can make reach it).
+    /// This is what strict order does when the store becomes the earliest
+    /// action: the network keeps no order among its agents within a cycle
+    /// (mesh/src/wheel.rs); nothing else injects at the core's node before
+    /// the horizon (a read reaching its memory, a Serve, its DMA engine's
+    /// move each bound it; no response waits in `outbox`); and its queue
+    /// only empties until then (its node's own injections alone fill it),
+    /// so one with room as of the network's cycle has room at the store's,
+    /// and a full one is left to the scheduler. Not in strict order,
+    /// traced, or while running ahead; a run lent the network
+    /// (`solo_until`) is not lent it again. store_reply fails without the
+    /// lowered horizon (the answer lands in the core's past).
+    #[cold]
+    #[inline(never)]
+    fn store_early(&mut self, t: &mut Timed, i: usize, horizon: u64) -> Option<u64> {
+        let Wait::Emit { access, issue, at } = t.agents[i].wait else {
+            return None;
+        };
+        // (A store a core waits to send again, refused by its node's full
+        // queue, is not this; one running ahead might not be sent at all;
+        // a response waiting in `outbox` from before `at` would meet a
+        // queue gone past its cycle.)
+        if !matches!(access.kind, RemoteKind::Store(_))
+            || t.strict
+            || self.trace.is_some()
+            || t.agents[i].speculating
+            || issue >= horizon
+            || at != issue
+            || !t.outbox.is_empty()
+        {
+            return None;
+        }
+        // (Into the network to a core: another's SRAM or registers, or its
+        // own SRAM by its global address, each arriving no sooner than the
+        // horizon the turn goes on with. A queue full as of the network's
+        // cycle, or a cycle before that, and `inject` refuses it.)
+        if self.way_out(i, access) != (Way::Mesh { external: false }) {
+            return None;
+        }
+        let from = self.cores[i].id;
+        let payload = Payload::Write {
+            from: i,
+            access,
+            message: false,
+            group: None,
+        };
+        let tag = t.tag(payload);
+        let packet = Packet {
+            tag,
+            kind: Kind::Write,
+            src: node(from),
+            dst: access.addr,
+            bytes: access.size.bytes() as u8,
+        };
+        if t.mesh.inject(at, packet).is_err() {
+            t.untag(tag);
+            return None;
+        }
+        self.cores[i].mesh_traffic(1);
+        self.answer(t, i, access, Ok(0), 0);
+        // (The network is no longer idle: the core's loads from DRAM are
+        // not timed in its run from here, `SoloLoads`.)
+        t.solo_until = 0;
+        t.mesh.earliest_arrival_bound()
     }
 
     /// Core `i`'s access of its own DMA registers (or of a register whose
@@ -2779,7 +2849,12 @@ impl Machine {
 
     /// Core `i`'s turn: it runs to its safe `horizon`, or ahead of it (up
     /// to `hard`, within its window) from a checkpoint, if nothing is
-    /// watching (no trace) and the safe horizon is near.
+    /// watching (no trace) and the safe horizon is near. `one`: the
+    /// horizon counts a wire reaching the core one cycle after any action.
+    /// A store to another core issuing before the horizon goes into the
+    /// network at once (`Machine::store_early`) and the turn goes on, up to
+    /// the horizon lowered by the first cycle what it makes act could
+    /// reach the core.
     fn core_turn(
         &mut self,
         t: &mut Timed,
@@ -2787,8 +2862,39 @@ impl Machine {
         horizon: u64,
         hard: u64,
         free_until: u64,
+        one: bool,
     ) -> Option<StopReason> {
         t.turns += 1;
+        let (mut horizon, mut free_until) = (horizon, free_until);
+        loop {
+            match self.core_run(t, i, horizon, hard, free_until, one) {
+                Ok(stop) => return stop,
+                Err(reach) => {
+                    horizon = horizon.min(reach.saturating_add(t.near));
+                    // (Its fetches from DRAM go through the scheduler
+                    // from here: what the store makes act may reach
+                    // external memory.)
+                    free_until = 0;
+                    if self.cores[i].stats.cycles >= horizon {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// One run of [`Machine::core_turn`]: `Err` with the first cycle
+    /// anything in the network now arrives anywhere if it ended at a store
+    /// sent at once.
+    fn core_run(
+        &mut self,
+        t: &mut Timed,
+        i: usize,
+        horizon: u64,
+        hard: u64,
+        free_until: u64,
+        one: bool,
+    ) -> Result<Option<StopReason>, u64> {
         let start = self.cores[i].stats.cycles;
         let a = &mut t.agents[i];
         if a.window < MIN_WINDOW {
@@ -2849,13 +2955,18 @@ impl Machine {
         if self.cores[i].answer.is_some() && self.poll_turn(t, i, horizon, ahead.then_some(poll_to))
         {
             self.cores[i].pipe.port.free_until = 0;
-            return None;
+            return Ok(None);
         }
         if !ahead {
             let stop = self.run_core(t, i, horizon);
             t.dram_busy = self.cores[i].pipe.port.busy;
             self.cores[i].pipe.port.free_until = 0;
-            return stop;
+            if stop.is_none() && !one && matches!(t.agents[i].wait, Wait::Emit { .. }) {
+                if let Some(reach) = self.store_early(t, i, horizon) {
+                    return Err(reach);
+                }
+            }
+            return Ok(stop);
         }
         self.cores[i].pipe.port.free_until = 0;
         self.cores[i].checkpoint(&mut t.agents[i].checkpoint);
@@ -2864,7 +2975,20 @@ impl Machine {
         t.agents[i].sends_past = detached;
         let exit = self.run_core_raw(t, i, spec_to);
         let end = self.cores[i].stats.cycles;
-        match exit {
+        Ok(match exit {
+            // Waiting to send a store before anything could reach it: its
+            // run is final, and the store goes out at once.
+            None if !one
+                && end <= horizon
+                && matches!(t.agents[i].wait, Wait::Emit { issue, access, .. }
+                    if issue < horizon && matches!(access.kind, RemoteKind::Store(_))) =>
+            {
+                self.commit(t, i);
+                if let Some(reach) = self.store_early(t, i, horizon) {
+                    return Err(reach);
+                }
+                None
+            }
             // Local work, sleeping, or waiting to reach another core:
             // nothing left this core yet.
             None => None,
@@ -2879,7 +3003,7 @@ impl Machine {
                 t.agents[i].wait = Wait::Settle(exit);
                 None
             }
-        }
+        })
     }
 
     /// Core `i`'s DMA engine in cycle `now`: local moves complete at once,

@@ -703,6 +703,26 @@ fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote
 }
 
 #[test]
+fn a_store_sent_at_once_ends_the_turn_before_its_answer_can_come_back() {
+    // store_reply: (0,0) writes a number into (0,1)'s SRAM and counts in a
+    // loop (not at a fixed point) until (0,1)'s answer lands in its own
+    // SRAM. The store goes into the network as the core issues it and the
+    // turn goes on (`Machine::store_early`), up to the first cycle what
+    // it makes act could reach the core; with the turn's horizon left
+    // where it was, the answers landed in (0,0)'s past and it counted on
+    // for 103 M cycles. Fast = strict; the figures are main's before the
+    // change.
+    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/store_reply.elf"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for want in ["[32,8] sum: -1501244066", "[32,8] cycles: 37985"] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let stats = String::from_utf8_lossy(&o.stderr);
+    assert!(stats.contains("simulated cycles:     39289 "), "{stats}");
+}
+
+#[test]
 fn reads_queued_at_a_parked_or_sleeping_core_are_answered_as_in_strict_order() {
     // served_asleep: 14 cores read core (0,0)'s SRAM at once while it is
     // parked polling a local flag, then while it sleeps in IDLE; their
