@@ -429,11 +429,12 @@ pub struct Timed {
     /// runs): a polling loop's run is a period only if nothing did
     /// (`Core::poll_stop`).
     touched: Vec<u64>,
-    /// Set by the scheduler before it advances the mesh (0: never): an
-    /// arrival at a core before this cycle, with nothing else to do
-    /// before it, may be made in the advance
+    /// Set by the scheduler before it advances the mesh (`NO_DIRECT`:
+    /// never): an arrival at a core ordered before this (cycle, core) (a
+    /// delivery's place in the scheduler's order, [`direct_bound`]), with
+    /// nothing else to do before it, may be made in the advance
     /// (`Machine::deliver_direct`).
-    direct_before: u64,
+    direct_before: (u64, usize),
 }
 
 /// The retry cycle of an access or DMA move waiting for a place in its
@@ -472,6 +473,26 @@ fn key_cycle(key: u64) -> u64 {
     match key >> 16 {
         KEY_END => u64::MAX - 1,
         c => c,
+    }
+}
+
+/// `Timed::direct_before` when no arrival may be made in the mesh's
+/// advance.
+const NO_DIRECT: (u64, usize) = (0, 0);
+
+/// The place in `Timed::direct_before`'s order of the scheduler's action
+/// `next` (cycle, rank, agent): a delivery at core `k` in cycle `c` comes
+/// before it if `(c, k)` is less. A delivery is the first action of its
+/// cycle's cores and DMA engines (`Rank::Delivery`), and among deliveries
+/// of a cycle those to lower cores come first (the outbox's and the
+/// fetches' agents are above every core's); `None` (nothing to do) is
+/// after everything.
+#[inline]
+fn direct_bound(next: Option<(u64, Rank, usize)>) -> (u64, usize) {
+    match next {
+        None => (u64::MAX, usize::MAX),
+        Some((c, Rank::Delivery, k)) => (c, k),
+        Some((c, _, _)) => (c, usize::MAX),
     }
 }
 
@@ -585,7 +606,7 @@ impl Timed {
             dram_trip,
             regs_until: u64::MAX,
             touched: vec![0; m.cores.len()],
-            direct_before: 0,
+            direct_before: NO_DIRECT,
             dram_reads: 0,
             agents: vec![agent; m.cores.len()],
             payloads: Vec::new(),
@@ -993,10 +1014,10 @@ impl Machine {
                         // (Not while traced, watched, or in strict
                         // order, the reference.)
                         if !t.strict && self.trace.is_none() && watch.is_none() {
-                            t.direct_before = frontier;
+                            t.direct_before = direct_bound(next);
                         }
                         floor = self.advance_mesh(t, bound) + 1;
-                        t.direct_before = 0;
+                        t.direct_before = NO_DIRECT;
                         if t.dirty.is_empty() && t.outbox.front().map(|e| e.0) == ext_at {
                             continue;
                         }
@@ -1374,7 +1395,7 @@ impl Machine {
         for n in freed.drain(..) {
             if let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) {
                 t.unpark(k, reached);
-                t.direct_before = t.direct_before.min(reached);
+                t.direct_before = t.direct_before.min((reached, 0));
             }
         }
         t.freed = freed;
@@ -1382,16 +1403,16 @@ impl Machine {
             let Some(p) = t.untag(a.tag) else { continue };
             let Dest::Node(n) = a.to else {
                 self.external_arrival(t, a.at, p);
-                t.direct_before = 0;
+                t.direct_before = NO_DIRECT;
                 continue;
             };
             let Some(k) = self.config.core_index(CoreId::new(n.row, n.col)) else {
                 continue;
             };
-            if a.at < t.direct_before && self.deliver_direct(t, k, a.at, p) {
+            if (a.at, k) < t.direct_before && self.deliver_direct(t, k, a.at, p) {
                 continue;
             }
-            t.direct_before = t.direct_before.min(a.at);
+            t.direct_before = t.direct_before.min((a.at, k));
             t.due(k, a.at, Delivery::Packet(p));
         }
         t.arrivals = arrivals;
@@ -2220,8 +2241,10 @@ impl Machine {
     /// with it as the next action, before any other. Only for a core not
     /// parked (`Wait::Spin`), and an arrival before `Timed::direct_before`
     /// (the scheduler's next action, lowered by every arrival left for a
-    /// step of its own and by what one made here makes due): it would be
-    /// the next action of all. Saves two of a remote read's steps.
+    /// step of its own and by what one made here makes due, in the
+    /// scheduler's order: an arrival in the cycle of a core's action comes
+    /// before it): it would be the next action of all. Saves two of a
+    /// remote read's steps.
     ///
     /// (A parked core is left to the step, which runs its loop up to the
     /// arrival and parks it again; queued here, its loop's period would be
@@ -2243,7 +2266,7 @@ impl Machine {
                 let Some(due) = t.queue_read(i, at, (from, access, dma)) else {
                     return false;
                 };
-                t.direct_before = t.direct_before.min(due);
+                t.direct_before = t.direct_before.min((due, i));
                 t.touched[i] += 1;
                 self.cores[i].spin_forget();
                 true
@@ -2259,7 +2282,7 @@ impl Machine {
                 self.cores[i].mesh_traffic(1);
                 let _ = self.read_returned(t, i, at, value, None);
                 // (The core acts next, at its own cycle.)
-                t.direct_before = 0;
+                t.direct_before = NO_DIRECT;
                 true
             }
             _ => false,
