@@ -98,7 +98,9 @@
 //!   issue only to be refused (`Machine::refused_until_freed`). A
 //!   store is posted: the core
 //!   resumes at once (the instruction waits only as long as the queue was
-//!   full). A load waits for the response; the instruction then executes
+//!   full). A store to a core issuing before the core's safe horizon goes
+//!   in at its cycle without waiting to be the earliest action, and the
+//!   core's turn goes on (`Machine::store_early`). A load waits for the response; the instruction then executes
 //!   again with the data, which becomes ready
 //!   [`Params::remote_read_extra`] cycles after the response arrives.
 //! * **External memory** is the far side of the eLink: a write is applied
