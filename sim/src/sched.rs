@@ -1878,34 +1878,8 @@ impl Machine {
         if self.behind_network(t, i, access, issue, at) {
             return None;
         }
-        let (kind, payload) = match access.kind {
-            // (A multicast went out above.)
-            RemoteKind::Store(_) | RemoteKind::Multicast(_) => (
-                Kind::Write,
-                Payload::Write {
-                    from: i,
-                    access,
-                    message: false,
-                    group: None,
-                },
-            ),
-            RemoteKind::Load | RemoteKind::TestSet(_) | RemoteKind::Fetch => (
-                Kind::ReadRequest,
-                Payload::ReadRequest {
-                    from: i,
-                    access,
-                    dma: None,
-                },
-            ),
-        };
-        let tag = t.tag(payload);
-        let packet = Packet {
-            tag,
-            kind,
-            src: node(from),
-            dst: access.addr,
-            bytes: access.size.bytes() as u8,
-        };
+        let (kind, packet) = self.access_packet(t, i, access);
+        let tag = packet.tag;
         self.mesh_to(t, at);
         let sent = t.mesh.inject(at, packet);
         if sent.is_ok() {
@@ -1938,6 +1912,38 @@ impl Machine {
             }
         }
         None
+    }
+
+    /// The packet core `i`'s access (not a multicast) sends into the
+    /// network, its payload tagged, and its kind.
+    fn access_packet(&self, t: &mut Timed, i: usize, access: RemoteAccess) -> (Kind, Packet) {
+        let (kind, payload) = match access.kind {
+            RemoteKind::Store(_) | RemoteKind::Multicast(_) => (
+                Kind::Write,
+                Payload::Write {
+                    from: i,
+                    access,
+                    message: false,
+                    group: None,
+                },
+            ),
+            RemoteKind::Load | RemoteKind::TestSet(_) | RemoteKind::Fetch => (
+                Kind::ReadRequest,
+                Payload::ReadRequest {
+                    from: i,
+                    access,
+                    dma: None,
+                },
+            ),
+        };
+        let packet = Packet {
+            tag: t.tag(payload),
+            kind,
+            src: node(self.cores[i].id),
+            dst: access.addr,
+            bytes: access.size.bytes() as u8,
+        };
+        (kind, packet)
     }
 
     /// Core `i`, in a turn up to its safe `horizon`, waits to send a store
@@ -1983,23 +1989,9 @@ impl Machine {
         if self.way_out(i, access) != (Way::Mesh { external: false }) {
             return None;
         }
-        let from = self.cores[i].id;
-        let payload = Payload::Write {
-            from: i,
-            access,
-            message: false,
-            group: None,
-        };
-        let tag = t.tag(payload);
-        let packet = Packet {
-            tag,
-            kind: Kind::Write,
-            src: node(from),
-            dst: access.addr,
-            bytes: access.size.bytes() as u8,
-        };
+        let (_, packet) = self.access_packet(t, i, access);
         if t.mesh.inject(at, packet).is_err() {
-            t.untag(tag);
+            t.untag(packet.tag);
             return None;
         }
         self.cores[i].mesh_traffic(1);
