@@ -28,6 +28,22 @@ fn run_both(name: &str) -> [String; 2] {
     })
 }
 
+/// Runs firmware/multi/NAME.elf on the 4x4 chip fast and in strict order
+/// (`same_as_strict`), and asserts it exits with 0, prints every line of
+/// `wants` and ends at cycle `cycles`.
+fn strict_4x4_prints(name: &str, wants: &[&str], cycles: u64) {
+    let elf = format!("../firmware/multi/{name}.elf");
+    let o = same_as_strict(&["--group", "4x4", &elf]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    for want in wants {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    let stats = String::from_utf8_lossy(&o.stderr);
+    let at = format!("simulated cycles:     {cycles} ");
+    assert!(stats.contains(&at), "{stats}");
+}
+
 #[test]
 fn every_core_says_hello_with_its_coordinates() {
     for out in run_both("hello") {
@@ -662,18 +678,15 @@ fn a_write_reaching_a_core_that_ran_ahead_takes_it_back_only_if_it_read_or_wrote
     // session 30 with the words loaded taken for none
     // (`CodeMem::read_since_undo`). The figures are session 21's, fast
     // and strict (main's before write_in_past too).
-    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/land_ahead.elf"]);
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
-    for want in [
-        "[32,8] beside: -1120209603",
-        "[32,8] word: 114741084",
-        "[32,8] last: 1684",
-    ] {
-        assert!(out.contains(want), "{want}: {out}");
-    }
-    let stats = String::from_utf8_lossy(&o.stderr);
-    assert!(stats.contains("simulated cycles:     291705 "), "{stats}");
+    strict_4x4_prints(
+        "land_ahead",
+        &[
+            "[32,8] beside: -1120209603",
+            "[32,8] word: 114741084",
+            "[32,8] last: 1684",
+        ],
+        291705,
+    );
     // land_over: (0,0) stores its own count into the word (0,1) stores
     // counts into, and every 64th iteration folds it into a checksum: a
     // page the core wrote since its checkpoint, so each count takes it
@@ -712,14 +725,11 @@ fn a_store_sent_at_once_ends_the_turn_before_its_answer_can_come_back() {
     // where it was, the answers landed in (0,0)'s past and it counted on
     // for 103 M cycles. Fast = strict; the figures are main's before the
     // change.
-    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/store_reply.elf"]);
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
-    for want in ["[32,8] sum: -1501244066", "[32,8] cycles: 37985"] {
-        assert!(out.contains(want), "{want}: {out}");
-    }
-    let stats = String::from_utf8_lossy(&o.stderr);
-    assert!(stats.contains("simulated cycles:     39289 "), "{stats}");
+    strict_4x4_prints(
+        "store_reply",
+        &["[32,8] sum: -1501244066", "[32,8] cycles: 37985"],
+        39289,
+    );
 }
 
 #[test]
@@ -730,20 +740,17 @@ fn reads_queued_at_a_parked_or_sleeping_core_are_answered_as_in_strict_order() {
     // are made in the mesh's advance (`Machine::deliver_direct`: 530 of
     // them); those at a parked core are left to the scheduler's steps.
     // Fast = strict, and the figures are main's before the change.
-    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/served_asleep.elf"]);
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
-    for want in [
-        "[32,8] parked: 7071",
-        "[32,8] asleep: 7047",
-        "[34,11] sum: -327738560",
-        "[33,9] parked reads: 6714",
-        "[35,11] asleep reads: 6724",
-    ] {
-        assert!(out.contains(want), "{want}: {out}");
-    }
-    let stats = String::from_utf8_lossy(&o.stderr);
-    assert!(stats.contains("simulated cycles:     18180 "), "{stats}");
+    strict_4x4_prints(
+        "served_asleep",
+        &[
+            "[32,8] parked: 7071",
+            "[32,8] asleep: 7047",
+            "[34,11] sum: -327738560",
+            "[33,9] parked reads: 6714",
+            "[35,11] asleep reads: 6724",
+        ],
+        18180,
+    );
 }
 
 #[test]
@@ -756,14 +763,11 @@ fn a_testset_reaching_a_core_that_ran_ahead_is_answered_where_it_stands_only_if_
     // those where it stands too, fast mode printed "sum: 268012146" and
     // "count: 872" (two cores held the lock at once). The figures are
     // session 22's, fast and strict (main's before the change too).
-    let o = same_as_strict(&["--group", "4x4", "../firmware/multi/testset_past.elf"]);
-    assert_eq!(o.status.code(), Some(0));
-    let out = stdout(&o);
-    for want in ["[32,8] sum: 1935353934", "[32,8] count: 900"] {
-        assert!(out.contains(want), "{want}: {out}");
-    }
-    let stats = String::from_utf8_lossy(&o.stderr);
-    assert!(stats.contains("simulated cycles:     413152 "), "{stats}");
+    strict_4x4_prints(
+        "testset_past",
+        &["[32,8] sum: 1935353934", "[32,8] count: 900"],
+        413152,
+    );
 }
 
 #[test]
