@@ -212,6 +212,7 @@ pub(super) fn memo_block<const REC: bool>(
     now: &mut u64,
     id: CoreId,
     limit: u64,
+    repeat: bool,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     // Execute as plainly as functional mode does; the bus records where
     // each load/store went as its replay-key code (`MemCodes`). In a run
@@ -237,7 +238,7 @@ pub(super) fn memo_block<const REC: bool>(
     if std::mem::take(&mut bus.solo_loaded) {
         return solo_block(
             s, bus, insns, timing, live, entry, pipe, stats, memo, now, id, limit, done, pc, len,
-            last,
+            last, repeat,
         );
     }
     let MemCodes {
@@ -854,6 +855,7 @@ fn solo_block<const REC: bool>(
     mut pc: u32,
     mut len: u32,
     mut last: Option<Step>,
+    repeat: bool,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     let MemCodes {
         codes,
@@ -935,7 +937,22 @@ fn solo_block<const REC: bool>(
         // (`SoloLoads::rounds_again`).
         if solo.rounds_again(rid, r.solo(), base, limit, margin) {
             let quiet = pipe.quiet;
-            let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            if repeat {
+                done += solo_repeat(
+                    s,
+                    bus,
+                    insns,
+                    entry,
+                    pipe,
+                    stats,
+                    memo,
+                    now,
+                    limit,
+                    (rid, done, last, margin, Some(base)),
+                    &mut issue,
+                );
+            }
             return (done, pc, len, last, Some(issue));
         }
         let mark = solo.mesh.solo_mark();
@@ -1007,7 +1024,22 @@ fn solo_block<const REC: bool>(
                 );
             }
             let quiet = pipe.quiet;
-            let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            if repeat {
+                done += solo_repeat(
+                    s,
+                    bus,
+                    insns,
+                    entry,
+                    pipe,
+                    stats,
+                    memo,
+                    now,
+                    limit,
+                    (rid, done, last, margin, None),
+                    &mut issue,
+                );
+            }
             return (done, pc, len, last, Some(issue));
         }
     }
@@ -1175,4 +1207,207 @@ fn solo_block<const REC: bool>(
         }
     }
     (done, pc, len, last, issue)
+}
+
+/// After `rid` was replayed for a block of `insns` from `entry` that ran
+/// `done` instructions (all of them), loaded only from DRAM, each load
+/// answered in the block, and jumped back to `entry` (`last`): the next
+/// passes of the core's run loop over the same block, as long as each
+/// runs the same way, taken here without going back to that loop
+/// (`Core::run_mode`, which found nothing there for it to do between two
+/// such blocks: its `repeat`). Each pass asks what the run loop asks of
+/// a block before replaying it (the run's limit, the replay margin, the
+/// DRAM code's fit), executes the block as [`memo_block`] does, and
+/// replays `rid` as [`solo_block`] would: found by following the chain
+/// for the same run, its loads' round trips taken again at once
+/// (`SoloLoads::rounds_again`). A pass that runs otherwise or cannot be
+/// replayed so is taken back (the core's state and what the bus noted
+/// put back as before it) and left to the run loop, which runs it
+/// afresh. Returns the instructions of the passes taken; `issue` becomes
+/// the last one's last issue.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn solo_repeat<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    entry: u32,
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    now: &mut u64,
+    limit: u64,
+    (rid, done, last, margin, again): (u32, usize, Option<Step>, u64, Option<u64>),
+    issue: &mut Issue,
+) -> usize {
+    let n = insns.len();
+    let codes0 = bus.codes;
+    let nsolo = bus.solo.as_deref().map_or(0, |x| x.block.n);
+    if last != Some(Step::Jump { target: entry })
+        || codes0.external
+        || codes0.n != nsolo
+        || nsolo == 0
+        || codes0.codes[..codes0.n].iter().any(|&c| c & 15 != 7)
+        || bus.attention
+        || bus.answer.is_some()
+        || bus.deferred.is_some()
+        || bus.solo_split
+        || undoable(&insns[..done]) != done
+    {
+        return 0;
+    }
+    let run = Run::of(entry, done, true, &codes0.codes[..codes0.n]);
+    let (local, dram_code) = (entry >> 20 == 0, pipe.fetches_from_dram(entry));
+    let lines = {
+        let (first, end) = (insns[0].pc, insns[n - 1].pc + insns[n - 1].len as u32);
+        u64::from(((end - 1) >> 3) - (first >> 3)) + 1
+    };
+    let mut saved = s.clone();
+    let mut extra = 0;
+    // The round trips of the loads of the passes: taken by
+    // `SoloLoads::rounds_again`, or (`deferred` of them, the last from
+    // `last_base`, its last load `last_load`) left to be taken at once
+    // after the pass before (`SoloLoads::rounds_more`): the network
+    // before each such pass is what `rounds_again` of the pass before
+    // would have left, one `period` later than the pass before: the
+    // period between two passes whose trips `rounds_again` took, the
+    // second finding the network that the first left clear (every time
+    // it checks is one the first wrote or one it keeps as the greatest).
+    let mut real = again;
+    let mut period = None;
+    let (mut deferred, mut last_base, mut last_load) = (0u64, 0u64, None);
+    let next_of = |l: Option<(u32, u8)>| l.map(|(a, b)| a.wrapping_add(u32::from(b)));
+    let mut next = bus
+        .solo
+        .as_deref()
+        .and_then(|x| x.block.loads[..x.block.n].last().copied())
+        .map(|(a, b)| a.wrapping_add(u32::from(b)));
+    while *now < limit
+        && limit.saturating_sub(pipe.settled(*now)) >= memo_margin(n, local)
+        && (!dram_code || pipe.dram_block_fits(*now, limit, n, lines, 0))
+    {
+        // The jump back (`settle`), and the block as `memo_block` runs it.
+        s.pc = entry;
+        saved.clone_from(s);
+        let kept = (
+            bus.direct,
+            bus.dma_reads,
+            bus.timer_touched,
+            bus.timer_stall,
+            bus.rec,
+        );
+        bus.full_rec = false;
+        bus.codes.clear();
+        let Some(solo) = bus.solo.as_deref_mut() else {
+            break;
+        };
+        solo.block.n = 0;
+        solo.block.npre = 0;
+        solo.block.nosnap = true;
+        bus.solo_on = true;
+        let (d, _, _, l) = plain_block(s, bus, insns, entry);
+        bus.solo_on = false;
+        if let Some(solo) = bus.solo.as_deref_mut() {
+            solo.block.nosnap = false;
+        }
+        bus.full_rec = true;
+        let loaded = std::mem::take(&mut bus.solo_loaded);
+        let c = &bus.codes;
+        let same = loaded
+            && d == done
+            && l == last
+            && !c.external
+            && c.n == codes0.n
+            && c.codes[..c.n] == codes0.codes[..c.n]
+            && !bus.attention
+            && bus.answer.is_none()
+            && bus.deferred.is_none()
+            && !bus.solo_split
+            && (
+                bus.direct,
+                bus.dma_reads,
+                bus.timer_touched,
+                bus.timer_stall,
+            ) == (kept.0, kept.1, kept.2, kept.3);
+        // As `solo_block` finds and replays it.
+        let base = pipe.next_issue();
+        let chain = pipe.chain.take();
+        let replayed = same && {
+            let run = run.filter(|_| chain.is_some_and(|c| memo.pins_port(c)));
+            let Some(solo) = bus.solo.as_deref_mut() else {
+                unreachable!("invariant: checked above")
+            };
+            memo.follow(chain, base, run) == Some(rid) && {
+                let r = memo.record(rid);
+                let load = solo.block.loads[..solo.block.n].last().copied();
+                r.solo().len() == nsolo
+                    && r.replayable(pipe)
+                    && solo.block.n == nsolo
+                    && if period.is_some_and(|p| {
+                        Some(base) == last_or(real, deferred, last_base).map(|b| b + p)
+                    }) && solo.rounds_fit(rid, base, limit, margin, next)
+                    {
+                        deferred += 1;
+                        (last_base, last_load) = (base, load);
+                        next = next_of(load);
+                        true
+                    } else {
+                        if deferred > 0 {
+                            solo.rounds_more(rid, last_base, deferred, last_load);
+                            deferred = 0;
+                            real = Some(last_base);
+                        }
+                        if solo.rounds_again(rid, r.solo(), base, limit, margin) {
+                            if let Some(b) = real {
+                                period = Some(base - b);
+                            }
+                            real = Some(base);
+                            next = next_of(load);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+            }
+        };
+        if !replayed {
+            // Taken back: the run loop runs it.
+            pipe.chain = chain;
+            s.clone_from(&saved);
+            bus.codes = codes0;
+            bus.attention = false;
+            bus.answer = None;
+            bus.deferred = None;
+            bus.solo_split = false;
+            (
+                bus.direct,
+                bus.dma_reads,
+                bus.timer_touched,
+                bus.timer_stall,
+                bus.rec,
+            ) = kept;
+            break;
+        }
+        memo.followed += 1;
+        let quiet = pipe.quiet;
+        *issue = replay_record(pipe, stats, memo, rid, base, Some(entry), quiet, now);
+        extra += done;
+    }
+    if deferred > 0 {
+        if let Some(solo) = bus.solo.as_deref_mut() {
+            solo.rounds_more(rid, last_base, deferred, last_load);
+        }
+    }
+    extra
+}
+
+/// The base of the last pass of [`solo_repeat`]: the last one left for
+/// later if any (`deferred`, from `last_base`), else `real`.
+#[inline(always)]
+fn last_or(real: Option<u64>, deferred: u64, last_base: u64) -> Option<u64> {
+    if deferred > 0 {
+        Some(last_base)
+    } else {
+        real
+    }
 }

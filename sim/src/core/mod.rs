@@ -590,6 +590,25 @@ impl Spin {
         }
     }
 
+    /// Whether, a block at `entry` having passed [`Spin::head`], further
+    /// runs of it that load from DRAM only and jump back to `entry`
+    /// (each a `head` and a [`Spin::piece`] with nothing but bit 1 in
+    /// `mem`) would leave it as the first one's `piece` does: the head
+    /// was this loop's, nothing saved, and the read sets it took were
+    /// empty, as each later head would take them
+    /// (`core::blocks::solo_repeat`).
+    #[inline(always)]
+    fn steady_at(&self, entry: u32) -> bool {
+        self.entry == entry
+            && self.stage == 0
+            && !self.trusted
+            && !self.mid
+            && self.dma_reads == 0
+            && self.banks == 0
+            && self.cur_dma == 0
+            && self.cur_banks == 0
+    }
+
     /// At the head of the watched loop, with the core's state, pipeline,
     /// counters, instructions retired and cycle: the cycles of one
     /// iteration if the loop is in its fixed point (this head's state is
@@ -1432,6 +1451,17 @@ impl Core {
                 }) {
                     memo.validate(blocks.generation);
                     bus.lazy_timers = timers;
+                    // A block of loads from DRAM that jumps back to itself
+                    // may be run again and replayed in place of the next
+                    // passes of this loop (`blocks::solo_repeat`): nothing
+                    // between two such blocks here would do anything but
+                    // what it did after the first (no timer counting, no
+                    // hardware loop, no interrupt to take, the polling
+                    // watch in the state each pass leaves it).
+                    let repeat = !timers
+                        && s.lc == 0
+                        && s.ilat & !s.imask == 0
+                        && (!*spin_skip || spin.steady_at(entry));
                     let ran = memo_block(
                         s,
                         &mut bus,
@@ -1445,6 +1475,7 @@ impl Core {
                         &mut now,
                         id,
                         limit,
+                        repeat,
                     );
                     bus.lazy_timers = false;
                     if timers {
