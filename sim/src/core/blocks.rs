@@ -949,7 +949,7 @@ fn solo_block<const REC: bool>(
                     memo,
                     now,
                     limit,
-                    (rid, done, last, margin, Some(base)),
+                    (rid, done, last, margin, true),
                     &mut issue,
                 );
             }
@@ -1036,7 +1036,7 @@ fn solo_block<const REC: bool>(
                     memo,
                     now,
                     limit,
-                    (rid, done, last, margin, None),
+                    (rid, done, last, margin, false),
                     &mut issue,
                 );
             }
@@ -1210,8 +1210,10 @@ fn solo_block<const REC: bool>(
 }
 
 /// After `rid` was replayed for a block of `insns` from `entry` that ran
-/// `done` instructions (all of them), loaded only from DRAM, each load
-/// answered in the block, and jumped back to `entry` (`last`): the next
+/// `done` instructions (undoable ones: [`undoable`]), loaded only from
+/// DRAM, each load answered in the block, and jumped back to `entry`
+/// (`last`; `margin` as [`solo_block`] asks of its loads' trips, `again`
+/// whether its trips were taken by `SoloLoads::rounds_again`): the next
 /// passes of the core's run loop over the same block, as long as each
 /// runs the same way, taken here without going back to that loop
 /// (`Core::run_mode`, which found nothing there for it to do between two
@@ -1220,9 +1222,13 @@ fn solo_block<const REC: bool>(
 /// DRAM code's fit), executes the block as [`memo_block`] does, and
 /// replays `rid` as [`solo_block`] would: found by following the chain
 /// for the same run, its loads' round trips taken again at once
-/// (`SoloLoads::rounds_again`). A pass that runs otherwise or cannot be
-/// replayed so is taken back (the core's state and what the bus noted
-/// put back as before it) and left to the run loop, which runs it
+/// (`SoloLoads::rounds_again`), or, once the network is known to let
+/// each pass's trips go so, left for later and taken at once for a run of
+/// passes (`SoloLoads::rounds_more`). A pass that runs otherwise or
+/// cannot be replayed so is taken back (the core's state and what the
+/// bus noted put back as before it; a pass only changes the core's
+/// registers: loads answered in the block end it before any store or
+/// write of a special register) and left to the run loop, which runs it
 /// afresh. Returns the instructions of the passes taken; `issue` becomes
 /// the last one's last issue.
 #[allow(clippy::too_many_arguments)]
@@ -1237,7 +1243,7 @@ fn solo_repeat<const REC: bool>(
     memo: &mut Memo,
     now: &mut u64,
     limit: u64,
-    (rid, done, last, margin, again): (u32, usize, Option<Step>, u64, Option<u64>),
+    (rid, done, last, margin, again): (u32, usize, Option<Step>, u64, bool),
     issue: &mut Issue,
 ) -> usize {
     let n = insns.len();
@@ -1267,14 +1273,18 @@ fn solo_repeat<const REC: bool>(
     // The round trips of the loads of the passes: taken by
     // `SoloLoads::rounds_again`, or (`deferred` of them, the last from
     // `last_base`, its last load `last_load`) left to be taken at once
-    // after the pass before (`SoloLoads::rounds_more`): the network
-    // before each such pass is what `rounds_again` of the pass before
-    // would have left, one `period` later than the pass before: the
-    // period between two passes whose trips `rounds_again` took, the
-    // second finding the network that the first left clear (every time
-    // it checks is one the first wrote or one it keeps as the greatest).
-    let mut real = again;
-    let mut period = None;
+    // after the pass before (`SoloLoads::rounds_more`). Each pass starts
+    // the record's `next` after the one before (its replay sets the
+    // pipeline's next issue so), and the network before it is what the
+    // writes of `rounds_again` for the pass before left. Once a pass whose
+    // trips `rounds_again` took found clear the network that those writes
+    // for the pass before left (`clear`: every time it checks is one the
+    // writes set, relative to the pass, or one they keep as the greatest,
+    // which only falls behind), so does every later pass, as far as the
+    // network goes: what is left to check is each pass's own loads and
+    // end (`SoloLoads::rounds_fit`).
+    let mut written = again;
+    let mut clear = false;
     let (mut deferred, mut last_base, mut last_load) = (0u64, 0u64, None);
     let next_of = |l: Option<(u32, u8)>| l.map(|(a, b)| a.wrapping_add(u32::from(b)));
     let mut next = bus
@@ -1343,10 +1353,7 @@ fn solo_repeat<const REC: bool>(
                 r.solo().len() == nsolo
                     && r.replayable(pipe)
                     && solo.block.n == nsolo
-                    && if period.is_some_and(|p| {
-                        Some(base) == last_or(real, deferred, last_base).map(|b| b + p)
-                    }) && solo.rounds_fit(rid, base, limit, margin, next)
-                    {
+                    && if clear && solo.rounds_fit(rid, base, limit, margin, next) {
                         deferred += 1;
                         (last_base, last_load) = (base, load);
                         next = next_of(load);
@@ -1355,13 +1362,10 @@ fn solo_repeat<const REC: bool>(
                         if deferred > 0 {
                             solo.rounds_more(rid, last_base, deferred, last_load);
                             deferred = 0;
-                            real = Some(last_base);
                         }
                         if solo.rounds_again(rid, r.solo(), base, limit, margin) {
-                            if let Some(b) = real {
-                                period = Some(base - b);
-                            }
-                            real = Some(base);
+                            clear = written;
+                            written = true;
                             next = next_of(load);
                             true
                         } else {
@@ -1399,15 +1403,4 @@ fn solo_repeat<const REC: bool>(
         }
     }
     extra
-}
-
-/// The base of the last pass of [`solo_repeat`]: the last one left for
-/// later if any (`deferred`, from `last_base`), else `real`.
-#[inline(always)]
-fn last_or(real: Option<u64>, deferred: u64, last_base: u64) -> Option<u64> {
-    if deferred > 0 {
-        Some(last_base)
-    } else {
-        real
-    }
 }
