@@ -7,7 +7,7 @@ use epsim_isa::exec::{exec_next, exec_ref};
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
 use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
-use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
+use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind, Spin};
 use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
 use crate::memo::{Chain, Memo, Run};
@@ -212,7 +212,7 @@ pub(super) fn memo_block<const REC: bool>(
     now: &mut u64,
     id: CoreId,
     limit: u64,
-    repeat: bool,
+    spin: &Spin,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     // Execute as plainly as functional mode does; the bus records where
     // each load/store went as its replay-key code (`MemCodes`). In a run
@@ -238,7 +238,7 @@ pub(super) fn memo_block<const REC: bool>(
     if std::mem::take(&mut bus.solo_loaded) {
         return solo_block(
             s, bus, insns, timing, live, entry, pipe, stats, memo, now, id, limit, done, pc, len,
-            last, repeat,
+            last, spin,
         );
     }
     let MemCodes {
@@ -855,7 +855,7 @@ fn solo_block<const REC: bool>(
     mut pc: u32,
     mut len: u32,
     mut last: Option<Step>,
-    repeat: bool,
+    spin: &Spin,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     let MemCodes {
         codes,
@@ -938,7 +938,7 @@ fn solo_block<const REC: bool>(
         if solo.rounds_again(rid, r.solo(), base, limit, margin) {
             let quiet = pipe.quiet;
             let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
-            if repeat {
+            if target == Some(entry) && steady(s, spin, entry) {
                 done += solo_repeat(
                     s,
                     bus,
@@ -1025,7 +1025,7 @@ fn solo_block<const REC: bool>(
             }
             let quiet = pipe.quiet;
             let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
-            if repeat {
+            if target == Some(entry) && steady(s, spin, entry) {
                 done += solo_repeat(
                     s,
                     bus,
@@ -1209,6 +1209,22 @@ fn solo_block<const REC: bool>(
     (done, pc, len, last, issue)
 }
 
+/// Whether nothing the run loop (`Core::run_mode`) does between two
+/// passes of a block at `entry` that loaded from DRAM only and jumped
+/// back to itself would do anything but what it did after this one, so
+/// that [`solo_repeat`] may take the next passes in its place: no timer
+/// counting (a block answers loads from DRAM only with the timers off:
+/// [`memo_block`]), no hardware loop, no interrupt to take, and the
+/// polling watch (`spin`) in the state each pass leaves it
+/// (`Spin::steady_at`). Asked only at such a block's replay, so the run
+/// loop pays nothing for it. (In a run whose loop's iterations are not
+/// watched, `Core::spin_skip` off, the run loop leaves the watch as it
+/// is, as the passes taken here do.)
+#[inline(always)]
+fn steady(s: &ArchState, spin: &Spin, entry: u32) -> bool {
+    s.lc == 0 && s.ilat & !s.imask == 0 && spin.steady_at(entry)
+}
+
 /// After `rid` was replayed for a block of `insns` from `entry` that ran
 /// `done` instructions (undoable ones: [`undoable`]), loaded only from
 /// DRAM, each load answered in the block, and jumped back to `entry`
@@ -1217,7 +1233,7 @@ fn solo_block<const REC: bool>(
 /// passes of the core's run loop over the same block, as long as each
 /// runs the same way, taken here without going back to that loop
 /// (`Core::run_mode`, which found nothing there for it to do between two
-/// such blocks: its `repeat`). Each pass asks what the run loop asks of
+/// such blocks: [`steady`]). Each pass asks what the run loop asks of
 /// a block before replaying it (the run's limit, the replay margin, the
 /// DRAM code's fit), executes the block as [`memo_block`] does, and
 /// replays `rid` as [`solo_block`] would: found by following the chain

@@ -1451,17 +1451,6 @@ impl Core {
                 }) {
                     memo.validate(blocks.generation);
                     bus.lazy_timers = timers;
-                    // A block of loads from DRAM that jumps back to itself
-                    // may be run again and replayed in place of the next
-                    // passes of this loop (`blocks::solo_repeat`): nothing
-                    // between two such blocks here would do anything but
-                    // what it did after the first (no timer counting, no
-                    // hardware loop, no interrupt to take, the polling
-                    // watch in the state each pass leaves it).
-                    let repeat = !timers
-                        && s.lc == 0
-                        && s.ilat & !s.imask == 0
-                        && (!*spin_skip || spin.steady_at(entry));
                     let ran = memo_block(
                         s,
                         &mut bus,
@@ -1475,7 +1464,7 @@ impl Core {
                         &mut now,
                         id,
                         limit,
-                        repeat,
+                        spin,
                     );
                     bus.lazy_timers = false;
                     if timers {
