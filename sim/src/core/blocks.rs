@@ -6,8 +6,8 @@
 use epsim_isa::exec::{exec_next, exec_ref};
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
-use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
-use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind, Spin};
+use super::solo::{Outcome as SoloOutcome, Sent, SoloLoads, BLOCK_LOADS};
+use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
 use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
 use crate::memo::{Chain, Memo, Run};
@@ -212,7 +212,6 @@ pub(super) fn memo_block<const REC: bool>(
     now: &mut u64,
     id: CoreId,
     limit: u64,
-    spin: &Spin,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     // Execute as plainly as functional mode does; the bus records where
     // each load/store went as its replay-key code (`MemCodes`). In a run
@@ -238,7 +237,7 @@ pub(super) fn memo_block<const REC: bool>(
     if std::mem::take(&mut bus.solo_loaded) {
         return solo_block(
             s, bus, insns, timing, live, entry, pipe, stats, memo, now, id, limit, done, pc, len,
-            last, spin,
+            last,
         );
     }
     let MemCodes {
@@ -421,6 +420,7 @@ fn code_place(c: u8, remote: (u32, bool)) -> (TPlace, bool) {
 /// own registers (its [`ArchState`]) when they run: integer and FPU
 /// operations, loads, branches and jumps. Those, run plainly, are undone
 /// by putting the state back ([`memo_block_before`]).
+#[inline(always)]
 pub(super) fn undoable(insns: &[Insn]) -> usize {
     use epsim_isa::Op;
     insns
@@ -855,7 +855,6 @@ fn solo_block<const REC: bool>(
     mut pc: u32,
     mut len: u32,
     mut last: Option<Step>,
-    spin: &Spin,
 ) -> (usize, u32, u32, Option<Step>, Option<Issue>) {
     let MemCodes {
         codes,
@@ -871,6 +870,17 @@ fn solo_block<const REC: bool>(
         unreachable!("invariant: loads answered in a block have a lent run");
     };
     let nsolo = solo.block.n;
+    // (For `steady`: the cycle the block starts at, and whether it leaves
+    // the polling watch so for the next block, replayed: only loads from
+    // DRAM, each answered here, no DMA register read, and not the run's
+    // first block to answer loads here, which may be the rest of a block
+    // the last run cut short.)
+    let now0 = *now;
+    let clean = !std::mem::replace(&mut solo.fresh, false)
+        && nsolo == nmem
+        && !external
+        && !bus.direct
+        && bus.dma_reads == 0;
     let base = pipe.next_issue();
     let chain = pipe.chain.take();
     // Each load is answered in the block only if its response is back
@@ -938,7 +948,7 @@ fn solo_block<const REC: bool>(
         if solo.rounds_again(rid, r.solo(), base, limit, margin) {
             let quiet = pipe.quiet;
             let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
-            if target == Some(entry) && steady(s, spin, entry) {
+            if target == Some(entry) && steady(solo, now0) {
                 done += solo_repeat(
                     s,
                     bus,
@@ -952,6 +962,9 @@ fn solo_block<const REC: bool>(
                     (rid, done, last, margin, true),
                     &mut issue,
                 );
+            }
+            if let Some(solo) = bus.solo.as_deref_mut() {
+                solo.pass = clean.then_some(*now);
             }
             return (done, pc, len, last, Some(issue));
         }
@@ -1025,7 +1038,7 @@ fn solo_block<const REC: bool>(
             }
             let quiet = pipe.quiet;
             let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
-            if target == Some(entry) && steady(s, spin, entry) {
+            if target == Some(entry) && steady(solo, now0) {
                 done += solo_repeat(
                     s,
                     bus,
@@ -1039,6 +1052,9 @@ fn solo_block<const REC: bool>(
                     (rid, done, last, margin, false),
                     &mut issue,
                 );
+            }
+            if let Some(solo) = bus.solo.as_deref_mut() {
+                solo.pass = clean.then_some(*now);
             }
             return (done, pc, len, last, Some(issue));
         }
@@ -1210,19 +1226,29 @@ fn solo_block<const REC: bool>(
 }
 
 /// Whether nothing the run loop (`Core::run_mode`) does between two
-/// passes of a block at `entry` that loaded from DRAM only and jumped
-/// back to itself would do anything but what it did after this one, so
-/// that [`solo_repeat`] may take the next passes in its place: no timer
-/// counting (a block answers loads from DRAM only with the timers off:
-/// [`memo_block`]), no hardware loop, no interrupt to take, and the
-/// polling watch (`spin`) in the state each pass leaves it
-/// (`Spin::steady_at`). Asked only at such a block's replay, so the run
-/// loop pays nothing for it. (In a run whose loop's iterations are not
-/// watched, `Core::spin_skip` off, the run loop leaves the watch as it
-/// is, as the passes taken here do.)
+/// passes of a block that loaded from DRAM only and jumped back to itself
+/// (this one starting at cycle `now0`) would do anything but what it did
+/// after this one, so that [`solo_repeat`] may take the next passes in
+/// its place. The timers are off (a block answers loads from DRAM only
+/// then: [`memo_block`]); a hardware loop's rule is not applied after a
+/// jump (`settle`), and LC changes only by it; an interrupt not taken
+/// before the first pass (masked, STATUS.GID, a more urgent one under
+/// way) is not taken after any other, which changes no STATUS, IMASK,
+/// ILAT or IPEND (`firmware/multi/dram_repeat.c` runs such passes). What
+/// is left is the polling watch (`Core::spin`), which must be in the
+/// state each pass leaves it: so when the block before this one in the
+/// run was replayed here and read nothing but DRAM (`SoloLoads::pass`,
+/// its end cycle: this one's start). The watch's head for this block then
+/// found no SRAM bank or DMA register read since the last head, nor the
+/// middle of a block, and set its entry with nothing saved, as for every
+/// later pass (its `Spin::piece` leaves the watch unclean). Asked only
+/// at such a block's replay, so the run loop pays nothing for it (the
+/// watch is not passed down for it). (In a run whose loop's iterations
+/// are not watched, `Core::spin_skip` off, the run loop leaves the watch
+/// as it is, as the passes taken here do.)
 #[inline(always)]
-fn steady(s: &ArchState, spin: &Spin, entry: u32) -> bool {
-    s.lc == 0 && s.ilat & !s.imask == 0 && spin.steady_at(entry)
+fn steady(solo: &SoloLoads, now0: u64) -> bool {
+    solo.pass == Some(now0)
 }
 
 /// After `rid` was replayed for a block of `insns` from `entry` that ran

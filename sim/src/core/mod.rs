@@ -590,25 +590,6 @@ impl Spin {
         }
     }
 
-    /// Whether, a block at `entry` having passed [`Spin::head`], further
-    /// runs of it that load from DRAM only and jump back to `entry`
-    /// (each a `head` and a [`Spin::piece`] with nothing but bit 1 in
-    /// `mem`) would leave it as the first one's `piece` does: the head
-    /// was this loop's, nothing saved, and the read sets it took were
-    /// empty, as each later head would take them
-    /// (`core::blocks::solo_repeat`).
-    #[inline(always)]
-    fn steady_at(&self, entry: u32) -> bool {
-        self.entry == entry
-            && self.stage == 0
-            && !self.trusted
-            && !self.mid
-            && self.dma_reads == 0
-            && self.banks == 0
-            && self.cur_dma == 0
-            && self.cur_banks == 0
-    }
-
     /// At the head of the watched loop, with the core's state, pipeline,
     /// counters, instructions retired and cycle: the cycles of one
     /// iteration if the loop is in its fixed point (this head's state is
@@ -1464,7 +1445,6 @@ impl Core {
                         &mut now,
                         id,
                         limit,
-                        spin,
                     );
                     bus.lazy_timers = false;
                     if timers {

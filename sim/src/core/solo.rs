@@ -45,6 +45,14 @@ pub struct SoloLoads {
     /// The round trips of replayed blocks' loads, learnt to be taken
     /// again at once ([`SoloLoads::rounds_again`]).
     pub rounds: Vec<Kept>,
+    /// The end cycle of the last block of this run replayed with its loads
+    /// answered here that read nothing but DRAM (no DMA register either),
+    /// if it was not the run's first block to answer loads here
+    /// (`fresh`): the next block, if it starts then, finds the polling
+    /// watch steady (`core::blocks::steady`). Both set afresh after each
+    /// run.
+    pub pass: Option<u64>,
+    pub fresh: bool,
 }
 
 /// The round trips of the loads of a record's replay ([`Rounds`]): the
