@@ -1606,6 +1606,8 @@ impl Machine {
                 waiting: None,
                 block: Default::default(),
                 rounds: Vec::new(),
+                pass: None,
+                fresh: true,
             })
         });
         std::mem::swap(&mut solo.mesh, &mut t.mesh);
@@ -1618,6 +1620,7 @@ impl Machine {
         // (Its solo trips' router updates written: `Mesh::solo_settle`.)
         t.mesh.solo_settle();
         solo.until = 0;
+        (solo.pass, solo.fresh) = (None, true);
         t.solo_loads += std::mem::take(&mut solo.loads);
         if let Some(w) = solo.waiting.take() {
             // Its request reached external memory and read there; the

@@ -85,3 +85,21 @@ fn loads_answered_in_their_blocks_time_as_in_strict_order() {
         assert!(solo > 500, "{name}: only {solo} loads timed alone");
     }
 }
+
+#[test]
+fn a_block_jumping_back_to_itself_repeats_as_in_strict_order() {
+    // Core (0,0)'s byte loops in DRAM, each a block that jumps back to
+    // itself and whose next passes are taken in place of the run loop
+    // (`core::blocks::solo_repeat`): entered after loads from SRAM (the
+    // polling watch not yet steady), inside an active hardware loop, and
+    // with the user interrupt pending but held by STATUS.GID. Alone: with
+    // rank 1 raising (0,0)'s interrupt mid-loop, fast and strict differ
+    // already on main 3561a56 (dram_repeat.c).
+    let (out, solo) = fast_is_strict("dram_repeat", || {
+        machine_with_group("multi/dram_repeat.elf", Config::parallella16(), 1, 1)
+    });
+    assert!(out.contains("dram_repeat: far 509\n"), "{out}");
+    assert!(out.contains("dram_repeat: hw 16990\n"), "{out}");
+    assert!(out.contains("dram_repeat: held 21\n"), "{out}");
+    assert!(solo > 1_000, "only {solo} loads timed alone");
+}

@@ -1082,7 +1082,7 @@ impl Mesh {
         let Some(b) = self.solo_before(&r.way) else {
             return false;
         };
-        let (c0, h0) = (t0, t0.wrapping_mul(2));
+        let c0 = t0;
         if loads.len() != r.n as usize
             || !b.clear(
                 &r.way,
@@ -1094,6 +1094,42 @@ impl Mesh {
         {
             return false;
         }
+        self.solo_rounds_write(r, t0, 1, loads.last().copied());
+        true
+    }
+
+    /// Whether the series of round trips of `loads` that [`Mesh::solo_rounds_more`]
+    /// would take after one whose last request ended at `next` (its
+    /// address plus its size) fits `r` as [`Mesh::solo_rounds_again`]
+    /// asks: as many, breaking the eLink's transaction as then, each in
+    /// the kept way's DRAM node.
+    #[inline]
+    pub fn solo_rounds_fit(r: &Rounds, next: Option<u32>, loads: &[(u32, u8)]) -> bool {
+        loads.len() == r.n as usize && same_breaks_and_page(next, loads, r.breaks, r.way.dst.bits())
+    }
+
+    /// `m` further series of round trips over `r`'s way at once, the last
+    /// from `t0` with the loads `last`, right after a series
+    /// [`Mesh::solo_rounds_again`] took: the network left as taking each
+    /// with `solo_rounds_again` would leave it. For the caller to know:
+    /// each of them would have been taken so (nothing else used the
+    /// network since, each from the one before's `t0` plus the same
+    /// period as between the last series taken by `solo_rounds_again` and
+    /// the one before it, which that one's checks found clear, and each
+    /// fitting `r`: [`Mesh::solo_rounds_fit`]). Every time it writes is
+    /// the last series' (the others' are overwritten, or kept as the
+    /// greatest), every count `m` times one series'.
+    pub fn solo_rounds_more(&mut self, r: &Rounds, t0: Cycle, m: u64, last: Option<(u32, u8)>) {
+        if m > 0 {
+            self.solo_rounds_write(r, t0, m, last);
+        }
+    }
+
+    /// The writes of [`Mesh::solo_rounds_again`] for `m` series, the last
+    /// from `t0`, whose last load is `last`.
+    #[inline(always)]
+    fn solo_rounds_write(&mut self, r: &Rounds, t0: Cycle, m: u64, last: Option<(u32, u8)>) {
+        let (c0, h0) = (t0, t0.wrapping_mul(2));
         let w = r.way;
         let c = &r.counts;
         let ni = &mut self.nis[w.ni];
@@ -1101,18 +1137,18 @@ impl Mesh {
         ni.free = r.ni_free.wrapping_add(h0);
         if let Some(l) = self.solo_lazy[w.net.index()].as_mut() {
             l.entry = r.entry1.wrapping_add(h0);
-            l.pending += c.pending1;
+            l.pending += c.pending1 * m;
         }
         if let Some(l) = self.solo_lazy[w.net2.index()].as_mut() {
             l.entry = r.entry2.wrapping_add(h0);
-            l.pending += c.pending2;
+            l.pending += c.pending2 * m;
         }
         let port = &mut self.tx_ports[w.port];
         port.popped_at = r.popped.wrapping_add(h0);
         port.waiting = false;
         self.tx_rr = r.tx_rr;
         self.tx_busy = r.tx_busy.wrapping_add(h0);
-        if let Some(&(a, bytes)) = loads.last() {
+        if let Some((a, bytes)) = last {
             self.tx_next_addr = Some(a.wrapping_add(u32::from(bytes)));
         }
         self.rx_last = r.rx_last.wrapping_add(c0);
@@ -1120,25 +1156,29 @@ impl Mesh {
         self.wheel_at(r.cur.wrapping_add(h0));
         self.now = self.now.max(r.now.wrapping_add(c0));
         *self.bounds.get_mut() = None;
-        self.seq += c.seq;
-        self.solo_way.fast += c.fast;
+        self.seq += c.seq * m;
+        self.solo_way.fast += c.fast * m;
         let s = &mut self.stats;
+        // (`m` saturating additions of `d` are one of `d * m`, saturated.)
         let add = |a: &mut LinkLoad, d: &LinkLoad| {
-            a.packets += d.packets;
-            a.busy_half_cycles = a.busy_half_cycles.saturating_add(d.busy_half_cycles);
-            a.wait_half_cycles = a.wait_half_cycles.saturating_add(d.wait_half_cycles);
+            a.packets += d.packets * m;
+            a.busy_half_cycles = a
+                .busy_half_cycles
+                .saturating_add(d.busy_half_cycles.saturating_mul(m));
+            a.wait_half_cycles = a
+                .wait_half_cycles
+                .saturating_add(d.wait_half_cycles.saturating_mul(m));
         };
         add(&mut s.elink.tx, &c.elink.tx);
         add(&mut s.elink.rx, &c.elink.rx);
-        s.elink.tx_breaks += c.elink.tx_breaks;
+        s.elink.tx_breaks += c.elink.tx_breaks * m;
         for i in 0..3 {
-            s.totals.injected[i] += c.injected[i];
-            s.totals.delivered[i] += c.delivered[i];
-            s.totals.hops[i] += c.hops[i];
+            s.totals.injected[i] += c.injected[i] * m;
+            s.totals.delivered[i] += c.delivered[i] * m;
+            s.totals.hops[i] += c.hops[i] * m;
         }
-        s.node_mut(w.ni).injected += c.node_injected;
-        s.node_mut(w.node2).delivered += c.node_delivered;
-        true
+        s.node_mut(w.ni).injected += c.node_injected * m;
+        s.node_mut(w.node2).delivered += c.node_delivered * m;
     }
 }
 

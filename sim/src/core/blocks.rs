@@ -6,7 +6,7 @@
 use epsim_isa::exec::{exec_next, exec_ref};
 use epsim_isa::{ArchState, OpClass, Size, Step};
 
-use super::solo::{Outcome as SoloOutcome, Sent, BLOCK_LOADS};
+use super::solo::{Outcome as SoloOutcome, Sent, SoloLoads, BLOCK_LOADS};
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
 use crate::block::{BlockCache, Insn};
 use crate::config::CoreId;
@@ -420,6 +420,7 @@ fn code_place(c: u8, remote: (u32, bool)) -> (TPlace, bool) {
 /// own registers (its [`ArchState`]) when they run: integer and FPU
 /// operations, loads, branches and jumps. Those, run plainly, are undone
 /// by putting the state back ([`memo_block_before`]).
+#[inline(always)]
 pub(super) fn undoable(insns: &[Insn]) -> usize {
     use epsim_isa::Op;
     insns
@@ -869,6 +870,17 @@ fn solo_block<const REC: bool>(
         unreachable!("invariant: loads answered in a block have a lent run");
     };
     let nsolo = solo.block.n;
+    // (For `steady`: the cycle the block starts at, and whether it leaves
+    // the polling watch so for the next block, replayed: only loads from
+    // DRAM, each answered here, no DMA register read, and not the run's
+    // first block to answer loads here, which may be the rest of a block
+    // the last run cut short.)
+    let now0 = *now;
+    let clean = !std::mem::replace(&mut solo.fresh, false)
+        && nsolo == nmem
+        && !external
+        && !bus.direct
+        && bus.dma_reads == 0;
     let base = pipe.next_issue();
     let chain = pipe.chain.take();
     // Each load is answered in the block only if its response is back
@@ -935,7 +947,25 @@ fn solo_block<const REC: bool>(
         // (`SoloLoads::rounds_again`).
         if solo.rounds_again(rid, r.solo(), base, limit, margin) {
             let quiet = pipe.quiet;
-            let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            if target == Some(entry) && steady(solo, now0) {
+                done += solo_repeat(
+                    s,
+                    bus,
+                    insns,
+                    entry,
+                    pipe,
+                    stats,
+                    memo,
+                    now,
+                    limit,
+                    (rid, done, last, margin, true),
+                    &mut issue,
+                );
+            }
+            if let Some(solo) = bus.solo.as_deref_mut() {
+                solo.pass = clean.then_some(*now);
+            }
             return (done, pc, len, last, Some(issue));
         }
         let mark = solo.mesh.solo_mark();
@@ -1007,7 +1037,25 @@ fn solo_block<const REC: bool>(
                 );
             }
             let quiet = pipe.quiet;
-            let issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
+            if target == Some(entry) && steady(solo, now0) {
+                done += solo_repeat(
+                    s,
+                    bus,
+                    insns,
+                    entry,
+                    pipe,
+                    stats,
+                    memo,
+                    now,
+                    limit,
+                    (rid, done, last, margin, false),
+                    &mut issue,
+                );
+            }
+            if let Some(solo) = bus.solo.as_deref_mut() {
+                solo.pass = clean.then_some(*now);
+            }
             return (done, pc, len, last, Some(issue));
         }
     }
@@ -1175,4 +1223,226 @@ fn solo_block<const REC: bool>(
         }
     }
     (done, pc, len, last, issue)
+}
+
+/// Whether nothing the run loop (`Core::run_mode`) does between two
+/// passes of a block that loaded from DRAM only and jumped back to itself
+/// (this one starting at cycle `now0`) would do anything but what it did
+/// after this one, so that [`solo_repeat`] may take the next passes in
+/// its place. The timers are off (a block answers loads from DRAM only
+/// then: [`memo_block`]); a hardware loop's rule is not applied after a
+/// jump (`settle`), and LC changes only by it; an interrupt not taken
+/// before the first pass (masked, STATUS.GID, a more urgent one under
+/// way) is not taken after any other, which changes no STATUS, IMASK,
+/// ILAT or IPEND (`firmware/multi/dram_repeat.c` runs such passes). What
+/// is left is the polling watch (`Core::spin`), which must be in the
+/// state each pass leaves it: so when the block before this one in the
+/// run was replayed here and read nothing but DRAM (`SoloLoads::pass`,
+/// its end cycle: this one's start). The watch's head for this block then
+/// found no SRAM bank or DMA register read since the last head, nor the
+/// middle of a block, and set its entry with nothing saved, as for every
+/// later pass (its `Spin::piece` leaves the watch unclean). Asked only
+/// at such a block's replay, so the run loop pays nothing for it (the
+/// watch is not passed down for it). (In a run whose loop's iterations
+/// are not watched, `Core::spin_skip` off, the run loop leaves the watch
+/// as it is, as the passes taken here do.)
+#[inline(always)]
+fn steady(solo: &SoloLoads, now0: u64) -> bool {
+    solo.pass == Some(now0)
+}
+
+/// After `rid` was replayed for a block of `insns` from `entry` that ran
+/// `done` instructions (undoable ones: [`undoable`]), loaded only from
+/// DRAM, each load answered in the block, and jumped back to `entry`
+/// (`last`; `margin` as [`solo_block`] asks of its loads' trips, `again`
+/// whether its trips were taken by `SoloLoads::rounds_again`): the next
+/// passes of the core's run loop over the same block, as long as each
+/// runs the same way, taken here without going back to that loop
+/// (`Core::run_mode`, which found nothing there for it to do between two
+/// such blocks: [`steady`]). Each pass asks what the run loop asks of
+/// a block before replaying it (the run's limit, the replay margin, the
+/// DRAM code's fit), executes the block as [`memo_block`] does, and
+/// replays `rid` as [`solo_block`] would: found by following the chain
+/// for the same run, its loads' round trips taken again at once
+/// (`SoloLoads::rounds_again`), or, once the network is known to let
+/// each pass's trips go so, left for later and taken at once for a run of
+/// passes (`SoloLoads::rounds_more`). A pass that runs otherwise or
+/// cannot be replayed so is taken back (the core's state and what the
+/// bus noted put back as before it; a pass only changes the core's
+/// registers: loads answered in the block end it before any store or
+/// write of a special register) and left to the run loop, which runs it
+/// afresh. Returns the instructions of the passes taken; `issue` becomes
+/// the last one's last issue.
+#[allow(clippy::too_many_arguments)]
+#[inline(never)]
+fn solo_repeat<const REC: bool>(
+    s: &mut ArchState,
+    bus: &mut CoreBus<'_, REC>,
+    insns: &[Insn],
+    entry: u32,
+    pipe: &mut Pipeline,
+    stats: &mut CoreStats,
+    memo: &mut Memo,
+    now: &mut u64,
+    limit: u64,
+    (rid, done, last, margin, again): (u32, usize, Option<Step>, u64, bool),
+    issue: &mut Issue,
+) -> usize {
+    let n = insns.len();
+    let codes0 = bus.codes;
+    let nsolo = bus.solo.as_deref().map_or(0, |x| x.block.n);
+    if last != Some(Step::Jump { target: entry })
+        || codes0.external
+        || codes0.n != nsolo
+        || nsolo == 0
+        || codes0.codes[..codes0.n].iter().any(|&c| c & 15 != 7)
+        || bus.attention
+        || bus.answer.is_some()
+        || bus.deferred.is_some()
+        || bus.solo_split
+        || undoable(&insns[..done]) != done
+    {
+        return 0;
+    }
+    let run = Run::of(entry, done, true, &codes0.codes[..codes0.n]);
+    let (local, dram_code) = (entry >> 20 == 0, pipe.fetches_from_dram(entry));
+    let lines = {
+        let (first, end) = (insns[0].pc, insns[n - 1].pc + insns[n - 1].len as u32);
+        u64::from(((end - 1) >> 3) - (first >> 3)) + 1
+    };
+    let mut saved = s.clone();
+    let mut extra = 0;
+    // The round trips of the loads of the passes: taken by
+    // `SoloLoads::rounds_again`, or (`deferred` of them, the last from
+    // `last_base`, its last load `last_load`) left to be taken at once
+    // after the pass before (`SoloLoads::rounds_more`). Each pass starts
+    // the record's `next` after the one before (its replay sets the
+    // pipeline's next issue so), and the network before it is what the
+    // writes of `rounds_again` for the pass before left. Once a pass whose
+    // trips `rounds_again` took found clear the network that those writes
+    // for the pass before left (`clear`: every time it checks is one the
+    // writes set, relative to the pass, or one they keep as the greatest,
+    // which only falls behind), so does every later pass, as far as the
+    // network goes: what is left to check is each pass's own loads and
+    // end (`SoloLoads::rounds_fit`).
+    let mut written = again;
+    let mut clear = false;
+    let (mut deferred, mut last_base, mut last_load) = (0u64, 0u64, None);
+    let next_of = |l: Option<(u32, u8)>| l.map(|(a, b)| a.wrapping_add(u32::from(b)));
+    let mut next = bus
+        .solo
+        .as_deref()
+        .and_then(|x| x.block.loads[..x.block.n].last().copied())
+        .map(|(a, b)| a.wrapping_add(u32::from(b)));
+    while *now < limit
+        && limit.saturating_sub(pipe.settled(*now)) >= memo_margin(n, local)
+        && (!dram_code || pipe.dram_block_fits(*now, limit, n, lines, 0))
+    {
+        // The jump back (`settle`), and the block as `memo_block` runs it.
+        s.pc = entry;
+        saved.clone_from(s);
+        let kept = (
+            bus.direct,
+            bus.dma_reads,
+            bus.timer_touched,
+            bus.timer_stall,
+            bus.rec,
+        );
+        bus.full_rec = false;
+        bus.codes.clear();
+        let Some(solo) = bus.solo.as_deref_mut() else {
+            break;
+        };
+        solo.block.n = 0;
+        solo.block.npre = 0;
+        solo.block.nosnap = true;
+        bus.solo_on = true;
+        let (d, _, _, l) = plain_block(s, bus, insns, entry);
+        bus.solo_on = false;
+        if let Some(solo) = bus.solo.as_deref_mut() {
+            solo.block.nosnap = false;
+        }
+        bus.full_rec = true;
+        let loaded = std::mem::take(&mut bus.solo_loaded);
+        let c = &bus.codes;
+        let same = loaded
+            && d == done
+            && l == last
+            && !c.external
+            && c.n == codes0.n
+            && c.codes[..c.n] == codes0.codes[..c.n]
+            && !bus.attention
+            && bus.answer.is_none()
+            && bus.deferred.is_none()
+            && !bus.solo_split
+            && (
+                bus.direct,
+                bus.dma_reads,
+                bus.timer_touched,
+                bus.timer_stall,
+            ) == (kept.0, kept.1, kept.2, kept.3);
+        // As `solo_block` finds and replays it.
+        let base = pipe.next_issue();
+        let chain = pipe.chain.take();
+        let replayed = same && {
+            let run = run.filter(|_| chain.is_some_and(|c| memo.pins_port(c)));
+            let Some(solo) = bus.solo.as_deref_mut() else {
+                unreachable!("invariant: checked above")
+            };
+            memo.follow(chain, base, run) == Some(rid) && {
+                let r = memo.record(rid);
+                let load = solo.block.loads[..solo.block.n].last().copied();
+                r.solo().len() == nsolo
+                    && r.replayable(pipe)
+                    && solo.block.n == nsolo
+                    && if clear && solo.rounds_fit(rid, base, limit, margin, next) {
+                        deferred += 1;
+                        (last_base, last_load) = (base, load);
+                        next = next_of(load);
+                        true
+                    } else {
+                        if deferred > 0 {
+                            solo.rounds_more(rid, last_base, deferred, last_load);
+                            deferred = 0;
+                        }
+                        if solo.rounds_again(rid, r.solo(), base, limit, margin) {
+                            clear = written;
+                            written = true;
+                            next = next_of(load);
+                            true
+                        } else {
+                            false
+                        }
+                    }
+            }
+        };
+        if !replayed {
+            // Taken back: the run loop runs it.
+            pipe.chain = chain;
+            s.clone_from(&saved);
+            bus.codes = codes0;
+            bus.attention = false;
+            bus.answer = None;
+            bus.deferred = None;
+            bus.solo_split = false;
+            (
+                bus.direct,
+                bus.dma_reads,
+                bus.timer_touched,
+                bus.timer_stall,
+                bus.rec,
+            ) = kept;
+            break;
+        }
+        memo.followed += 1;
+        let quiet = pipe.quiet;
+        *issue = replay_record(pipe, stats, memo, rid, base, Some(entry), quiet, now);
+        extra += done;
+    }
+    if deferred > 0 {
+        if let Some(solo) = bus.solo.as_deref_mut() {
+            solo.rounds_more(rid, last_base, deferred, last_load);
+        }
+    }
+    extra
 }

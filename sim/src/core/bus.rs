@@ -522,7 +522,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             return None;
         }
         let b = &mut solo.block;
-        if b.n == 0 {
+        if b.n == 0 && !b.nosnap {
             b.snap.clone_from(s);
         }
         b.access[b.n] = RemoteAccess {

@@ -45,6 +45,14 @@ pub struct SoloLoads {
     /// The round trips of replayed blocks' loads, learnt to be taken
     /// again at once ([`SoloLoads::rounds_again`]).
     pub rounds: Vec<Kept>,
+    /// The end cycle of the last block of this run replayed with its loads
+    /// answered here that read nothing but DRAM (no DMA register either),
+    /// if it was not the run's first block to answer loads here
+    /// (`fresh`): the next block, if it starts then, finds the polling
+    /// watch steady (`core::blocks::steady`). Both set afresh after each
+    /// run.
+    pub pass: Option<u64>,
+    pub fresh: bool,
 }
 
 /// The round trips of the loads of a record's replay ([`Rounds`]): the
@@ -307,6 +315,50 @@ impl SoloLoads {
         true
     }
 
+    /// Whether the loads answered in the block (`block`) of record
+    /// `rid`'s replay from `base`, right after a replay of it whose last
+    /// request ended at `next` (address plus size), can be one more
+    /// series of round trips taken at once as [`SoloLoads::rounds_again`]
+    /// would take them, as far as they go: the kept trips are still the
+    /// record's (`rounds_again` found them to be, and none was learnt
+    /// since), each ends in time, and they fit the kept way
+    /// ([`Mesh::solo_rounds_fit`]). The network's state before them is the
+    /// caller's to know (`core::blocks::solo_repeat`).
+    #[inline]
+    pub fn rounds_fit(
+        &self,
+        rid: u32,
+        base: u64,
+        limit: u64,
+        margin: u64,
+        next: Option<u32>,
+    ) -> bool {
+        match self.rounds.get(rid as usize % KEPT) {
+            Some(k) if k.rid == rid => {
+                self.block.n == k.n
+                    && self.in_time((k.issue_max, k.busy_min, k.last_max), base, limit, margin)
+                    && Mesh::solo_rounds_fit(&k.rounds, next, &self.block.loads[..k.n])
+            }
+            _ => false,
+        }
+    }
+
+    /// Takes `m` series of round trips of record `rid`'s replays found to
+    /// fit ([`SoloLoads::rounds_fit`]) at once, the last from `base`, its
+    /// last load `last` ([`Mesh::solo_rounds_more`]), and counts their
+    /// loads.
+    pub fn rounds_more(&mut self, rid: u32, base: u64, m: u64, last: Option<(u32, u8)>) {
+        let Some(k) = self
+            .rounds
+            .get(rid as usize % KEPT)
+            .filter(|k| k.rid == rid)
+        else {
+            unreachable!("invariant: rounds_fit found the record's trips kept");
+        };
+        self.mesh.solo_rounds_more(&k.rounds, base, m, last);
+        self.loads += m * k.n as u64;
+    }
+
     /// Learns the trips just sent for the loads of record `rid`'s replay
     /// from `base` (`solo`, each found to arrive as recorded; the network
     /// as `mark` before them, the first one's response leaving at
@@ -389,6 +441,11 @@ pub struct InBlock {
     /// Set while the block executes again so: a load from DRAM is answered
     /// from DRAM as before, nothing noted (`CoreBus::solo_answer`).
     pub again: bool,
+    /// Set while a block runs again in place of the run loop's next pass
+    /// (`core::blocks::solo_repeat`, which keeps the state before it and
+    /// leaves a pass it does not replay to the run loop): `snap` is not
+    /// taken.
+    pub nosnap: bool,
     /// The first `npre` loads' trips already sent (a replay's check found
     /// the record off at the last of them, or at the one after): the
     /// detailed model takes them as they are.
@@ -431,6 +488,7 @@ impl Default for InBlock {
             off: [0; BLOCK_LOADS],
             snap: ArchState::new(),
             again: false,
+            nosnap: false,
             pre: [Sent::default(); BLOCK_LOADS],
             npre: 0,
             ext_page: u32::MAX,
