@@ -14,10 +14,9 @@
  * (0,0)'s user interrupt now and then while (0,0) compares: its handler,
  * in SRAM, counts them and the compare resumes mid-loop. The others
  * return at once. (0,0) prints what it found (the interrupts' count
- * depends on when they landed). With rank 1 fast and strict order
- * differ (group 1x2: 3,812,678 against 3,814,109 cycles for (0,0)),
- * already on main 3561a56, without the passes taken at once: the tests
- * run it alone. */
+ * depends on when they landed). With rank 1 it showed two ways the fast
+ * order took such an interrupt later than strict order (session 32:
+ * sim/tests/solo.rs runs it on 1x1 and 1x2). */
 #include "multi.h"
 
 #define DRAM_BASE 0x8f000000u

@@ -2355,6 +2355,8 @@ impl Machine {
                 if message {
                     self.cores[i].state.ilat |= 1 << irq::MESSAGE;
                 }
+                // (A write to ILATST, or a message, may have raised one.)
+                self.interrupt_before_emit(t, i, at);
                 return self.dma_stop(i);
             }
             Delivery::Packet(Payload::ReadRequest { from, access, dma }) => {

@@ -1250,6 +1250,13 @@ impl Core {
             let mut eager_next = false;
             // (A loop waiting for a timer is found within one run.)
             twait.forget();
+            // An interrupt raised while the instruction answered now waited
+            // for its access (its block's first) is taken right after it,
+            // before the next, as in strict order: that block is cut there.
+            let mut cut_answered = TIMED
+                && bus.answer.is_some()
+                && s.ilat & !s.imask != 0
+                && pending_interrupt(s).is_some();
             while now < limit {
                 let entry = s.pc;
                 follow_wand(s, wand_clear_from, now);
@@ -1380,6 +1387,9 @@ impl Core {
                 }
                 if s.lc != 0 {
                     n = n.min(upto_loop_end(insns, s.le));
+                }
+                if std::mem::take(&mut cut_answered) {
+                    n = n.min(1);
                 }
                 if TIMED {
                     pipe.set_rounding(s.config);
