@@ -119,3 +119,17 @@ fn an_interrupt_raised_while_a_core_waits_on_dram_is_taken_as_in_strict_order() 
     assert!(out.contains("dram_repeat: far 509\n"), "{out}");
     assert!(out.contains("dram_repeat: irqs 8\n"), "{out}");
 }
+
+#[test]
+fn a_dma_completion_interrupt_while_a_core_waits_on_dram_is_taken_as_in_strict_order() {
+    // Core (0,0)'s own DMA engine completes a copy within its SRAM, its
+    // interrupt enabled, while the core waits for a line of its code from
+    // DRAM or for a byte loaded from DRAM (dma_irq_dram.c): the handler
+    // runs in the same cycles as in strict order, so it notes the loop's
+    // progress at the same points.
+    let (out, _) = fast_is_strict("dma_irq_dram", || {
+        machine_with_group("multi/dma_irq_dram.elf", Config::parallella16(), 1, 1)
+    });
+    assert!(out.contains("dma_irq_dram: irqs 24\n"), "{out}");
+    assert!(out.contains("dma_irq_dram: sum 127540\n"), "{out}");
+}
