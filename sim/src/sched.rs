@@ -1972,13 +1972,14 @@ impl Machine {
             return None;
         };
         // (A store a core waits to send again, refused by its node's full
-        // queue, is not this; one running ahead might not be sent at all;
-        // a response waiting in `outbox` from before `at` would meet a
-        // queue gone past its cycle.)
+        // queue, is not this; a response waiting in `outbox` from before
+        // `at` would meet a queue gone past its cycle. Its callers make the
+        // core's run final first: a store of a run ahead might not be sent
+        // at all.)
+        debug_assert!(!t.agents[i].speculating, "store_early while speculating");
         if !matches!(access.kind, RemoteKind::Store(_))
             || t.strict
             || self.trace.is_some()
-            || t.agents[i].speculating
             || issue >= horizon
             || at != issue
             || !t.outbox.is_empty()

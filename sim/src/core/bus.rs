@@ -218,6 +218,9 @@ pub struct CoreBus<'a, const REC: bool = false> {
     pub(super) deferred: Option<RemoteAccess>,
     /// The machine's answer to the access deferred last.
     pub(super) answer: Option<Answer>,
+    /// The instruction taking `answer` ends its block (`attention`): an
+    /// interrupt raised while it waited is taken right after it.
+    pub(super) cut_at_answer: bool,
     /// Timed mode: external memory is reached through the mesh and the
     /// eLink, like another core (the machine performs the access).
     pub(super) dram_via_mesh: bool,
@@ -354,6 +357,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             chip,
             deferred: None,
             answer: None,
+            cut_at_answer: false,
             dram_via_mesh: false,
             remote_insn: None,
             dma: None,
@@ -574,6 +578,9 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         }
         match self.answer.take() {
             Some(a) if a.addr == access.addr => {
+                if std::mem::take(&mut self.cut_at_answer) {
+                    self.attention = true;
+                }
                 if REC && a.value.is_ok() {
                     let (store, value) = match access.kind {
                         RemoteKind::Load => (false, a.value.unwrap_or(0)),

@@ -1252,8 +1252,9 @@ impl Core {
             twait.forget();
             // An interrupt raised while the instruction answered now waited
             // for its access (its block's first) is taken right after it,
-            // before the next, as in strict order: that block is cut there.
-            let mut cut_answered = TIMED
+            // before the next, as in strict order: that block ends there
+            // (the block loop checks for interrupts after each block).
+            bus.cut_at_answer = TIMED
                 && bus.answer.is_some()
                 && s.ilat & !s.imask != 0
                 && pending_interrupt(s).is_some();
@@ -1387,9 +1388,6 @@ impl Core {
                 }
                 if s.lc != 0 {
                     n = n.min(upto_loop_end(insns, s.le));
-                }
-                if std::mem::take(&mut cut_answered) {
-                    n = n.min(1);
                 }
                 if TIMED {
                     pipe.set_rounding(s.config);
