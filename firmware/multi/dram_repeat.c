@@ -16,7 +16,10 @@
  * return at once. (0,0) prints what it found (the interrupts' count
  * depends on when they landed). With rank 1 it showed two ways the fast
  * order took such an interrupt later than strict order (session 32:
- * sim/tests/solo.rs runs it on 1x1 and 1x2). */
+ * sim/tests/solo.rs runs it on 1x1 and 1x2). dram_repeat_mc.elf
+ * (MULTICAST) has rank 1 raise it by multicast writes: (0,0) joins group
+ * 0x123 by its MULTICAST register and tells rank 1, which writes ILATST
+ * in that group with CONFIG.CTRLMODE = multicast. */
 #include "multi.h"
 
 #define DRAM_BASE 0x8f000000u
@@ -25,6 +28,19 @@
 #define USER_BIT (1u << 9)
 
 volatile unsigned irqs;
+
+#ifdef MULTICAST
+#define GROUP 0x123u
+volatile unsigned joined;
+
+static inline void set_ctrlmode(unsigned mode)
+{
+    unsigned cfg;
+    __asm__ volatile("movfs %0, config" : "=r"(cfg));
+    cfg = (cfg & ~0xf000u) | (mode << 12);
+    __asm__ volatile("movts config, %0" : : "r"(cfg) : "memory");
+}
+#endif
 
 void __attribute__((interrupt)) user_handler(void) { irqs++; }
 
@@ -75,16 +91,31 @@ int main(void)
 {
     unsigned me = my_rank();
     if (me == 1) {
+#ifdef MULTICAST
+        while (!joined)
+            ;
+        volatile unsigned *ilatst = (volatile unsigned *)(GROUP << 20 | 0xf042c);
+        set_ctrlmode(3);
+#else
         volatile unsigned *ilatst = on_rank(0, (void *)0xf042c);
+#endif
         for (unsigned k = 0; k < 12; k++) {
             for (volatile unsigned d = 0; d < 150 + 37 * (k & 3); d++)
                 ;
             *ilatst = USER_BIT;
         }
+#ifdef MULTICAST
+        set_ctrlmode(0);
+#endif
         return 0;
     }
     if (me != 0)
         return 0;
+#ifdef MULTICAST
+    *(volatile unsigned *)0xf0708 = GROUP; /* MULTICAST */
+    if (GROUP_SIZE > 1)
+        *(volatile unsigned *)on_rank(1, (void *)&joined) = 1;
+#endif
     for (unsigned k = 0; k < N; k++)
         TABLE[k] = (unsigned char)('a' + (k / 24 & 1));
     TABLE[N - 1] = 0;

@@ -121,6 +121,19 @@ fn an_interrupt_raised_while_a_core_waits_on_dram_is_taken_as_in_strict_order() 
 }
 
 #[test]
+fn a_multicast_interrupt_while_a_core_waits_on_dram_is_taken_as_in_strict_order() {
+    // The same with rank 1 raising the interrupt by multicast writes to
+    // ILATST in the group (0,0) joined (dram_repeat_mc.elf): a multicast
+    // is delivered by its own path. Already exact when written (session
+    // 33); it keeps that path covered.
+    let (out, _) = fast_is_strict("dram_repeat_mc 1x2", || {
+        machine_with_group("multi/dram_repeat_mc.elf", Config::parallella16(), 1, 2)
+    });
+    assert!(out.contains("dram_repeat: far 509\n"), "{out}");
+    assert!(out.contains("dram_repeat: irqs 8\n"), "{out}");
+}
+
+#[test]
 fn a_dma_completion_interrupt_while_a_core_waits_on_dram_is_taken_as_in_strict_order() {
     // Core (0,0)'s own DMA engine completes a copy within its SRAM, its
     // interrupt enabled, while the core waits for a line of its code from
