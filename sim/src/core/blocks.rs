@@ -1310,7 +1310,14 @@ fn solo_repeat<const REC: bool>(
         let (first, end) = (insns[0].pc, insns[n - 1].pc + insns[n - 1].len as u32);
         u64::from(((end - 1) >> 3) - (first >> 3)) + 1
     };
-    let mut saved = s.clone();
+    // The core's state before the passes, and (`saved_r`, `saved_flags`)
+    // what changes of it before each pass: a pass that runs as the first
+    // did executes `undoable` instructions only, each of its loads
+    // answered from DRAM (`same`), so it changes the registers, the flags
+    // and the PC, nothing else; one that runs otherwise is taken back to
+    // this state with the registers and flags from before it.
+    let saved = s.clone();
+    let (mut saved_r, mut saved_flags);
     let mut extra = 0;
     // The round trips of the loads of the passes: taken by
     // `SoloLoads::rounds_again`, or (`deferred` of them, the last from
@@ -1340,7 +1347,7 @@ fn solo_repeat<const REC: bool>(
     {
         // The jump back (`settle`), and the block as `memo_block` runs it.
         s.pc = entry;
-        saved.clone_from(s);
+        (saved_r, saved_flags) = (s.r, s.flags);
         let kept = (
             bus.direct,
             bus.dma_reads,
@@ -1420,6 +1427,7 @@ fn solo_repeat<const REC: bool>(
             // Taken back: the run loop runs it.
             pipe.chain = chain;
             s.clone_from(&saved);
+            (s.r, s.flags, s.pc) = (saved_r, saved_flags, entry);
             bus.codes = codes0;
             bus.attention = false;
             bus.answer = None;
