@@ -8,7 +8,7 @@ use epsim_isa::{ArchState, OpClass, Size, Step};
 
 use super::solo::{Outcome as SoloOutcome, Sent, SoloLoads, BLOCK_LOADS};
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
-use crate::block::{BlockCache, Insn};
+use crate::block::{BlockCache, Insn, MAX_BLOCK};
 use crate::config::CoreId;
 use crate::memo::{Chain, Memo, Run};
 use crate::timing::{
@@ -1251,6 +1251,18 @@ fn steady(solo: &SoloLoads, now0: u64) -> bool {
     solo.pass == Some(now0)
 }
 
+/// Whether the first `n` (at most [`BLOCK_LOADS`]) access codes of two
+/// blocks (`MemCodes::codes`) are the same: one word compared, not a call
+/// to `memcmp` (in each pass of [`solo_repeat`]).
+#[inline(always)]
+fn first_codes_same(a: &[u8; MAX_BLOCK], b: &[u8; MAX_BLOCK], n: usize) -> bool {
+    const _: () = assert!(BLOCK_LOADS <= 4 && MAX_BLOCK >= 4);
+    debug_assert!(n <= BLOCK_LOADS);
+    let word = |c: &[u8; MAX_BLOCK]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    let mask = (1u64 << (8 * n.min(4))) - 1;
+    u64::from(word(a) ^ word(b)) & mask == 0
+}
+
 /// After `rid` was replayed for a block of `insns` from `entry` that ran
 /// `done` instructions (undoable ones: [`undoable`]), loaded only from
 /// DRAM, each load answered in the block, and jumped back to `entry`
@@ -1377,7 +1389,7 @@ fn solo_repeat<const REC: bool>(
             && l == last
             && !c.external
             && c.n == codes0.n
-            && c.codes[..c.n] == codes0.codes[..c.n]
+            && first_codes_same(&c.codes, &codes0.codes, c.n)
             && !bus.attention
             && bus.answer.is_none()
             && bus.deferred.is_none()
