@@ -383,6 +383,18 @@ impl Timing {
     }
 }
 
+/// The times of a pipeline that a replay sets ([`Pipeline::times`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Times {
+    pub(crate) next: u64,
+    pub(crate) blocked_until: u64,
+    pub(crate) quiet: u64,
+    pub(crate) fetch_ready: u64,
+    pub(crate) port_busy: u64,
+    /// A fetch from DRAM is pending.
+    pub(crate) pending: bool,
+}
+
 /// The pipeline state of one core.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pipeline {
@@ -727,10 +739,34 @@ impl Pipeline {
     /// entered at `now` runs as it would from a quiet pipeline there.
     #[inline]
     pub(crate) fn settled(&self, now: u64) -> u64 {
-        now.max(self.next)
-            .max(self.blocked_until)
-            .max(self.quiet)
-            .max(self.fetch.ready)
+        self.settled_at(&self.times(), now)
+    }
+
+    /// The pipeline's times that a replay of a record sets as functions
+    /// of its base (`memo::Record::times_after`) and that
+    /// [`Pipeline::settled`], [`Pipeline::dram_block_fits`] and
+    /// [`Pipeline::dram_replayable`] read; all else they read (the read
+    /// port's `free_until`, `out` and `back`, the lines kept) no replay
+    /// changes.
+    #[inline(always)]
+    pub(crate) fn times(&self) -> Times {
+        Times {
+            next: self.next,
+            blocked_until: self.blocked_until,
+            quiet: self.quiet,
+            fetch_ready: self.fetch.ready,
+            port_busy: self.port.busy,
+            pending: self.pending.is_some(),
+        }
+    }
+
+    /// [`Pipeline::settled`] with the pipeline's times `t`.
+    #[inline(always)]
+    pub(crate) fn settled_at(&self, t: &Times, now: u64) -> u64 {
+        now.max(t.next)
+            .max(t.blocked_until)
+            .max(t.quiet)
+            .max(t.fetch_ready)
     }
 
     /// Whether a block of DRAM code (`n` instructions over `lines` 8-byte
@@ -748,11 +784,25 @@ impl Pipeline {
         lines: u64,
         answered: u64,
     ) -> bool {
-        if self.pending.is_some() {
+        self.dram_block_fits_at(&self.times(), now, limit, n, lines, answered)
+    }
+
+    /// [`Pipeline::dram_block_fits`] with the pipeline's times `t`.
+    #[inline(always)]
+    pub(crate) fn dram_block_fits_at(
+        &self,
+        t: &Times,
+        now: u64,
+        limit: u64,
+        n: usize,
+        lines: u64,
+        answered: u64,
+    ) -> bool {
+        if t.pending {
             return false;
         }
         let p = &self.params;
-        let start = self.settled(now).max(self.port.busy);
+        let start = self.settled_at(t, now).max(t.port_busy);
         let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
         let end = start
             .saturating_add(answered)
@@ -769,9 +819,15 @@ impl Pipeline {
     /// could be found again in place of a fresh read).
     #[inline]
     pub(crate) fn dram_replayable(&self, first: i64, last: i64) -> bool {
-        let b = self.next as i64;
-        self.pending.is_none()
-            && self.port.busy as i64 <= b + first
+        self.dram_replayable_at(&self.times(), first, last)
+    }
+
+    /// [`Pipeline::dram_replayable`] with the pipeline's times `t`.
+    #[inline(always)]
+    pub(crate) fn dram_replayable_at(&self, t: &Times, first: i64, last: i64) -> bool {
+        let b = t.next as i64;
+        !t.pending
+            && t.port_busy as i64 <= b + first
             && ((b + last) as u64) < self.port.free_until
             && self
                 .ext_lines

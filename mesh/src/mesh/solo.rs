@@ -1186,7 +1186,7 @@ impl Mesh {
 /// (`breaks(next, loads) == breaks`) and each lies in the node of 1-MB
 /// page `page` (`NodeId::from_addr(a).bits() == page`: a node's
 /// coordinates are its address's top 12 bits), in one pass.
-#[inline]
+#[inline(always)]
 fn same_breaks_and_page(next: Option<u32>, loads: &[(u32, u8)], breaks: u8, page: u32) -> bool {
     // (The address after the one before as a `u64`, none being one no
     // address is: no `Option` compared in the loop.)
