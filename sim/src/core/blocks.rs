@@ -1368,6 +1368,8 @@ fn solo_repeat<const REC: bool>(
         quiet: 0,
         chain: None,
         writer: None,
+        #[cfg(debug_assertions)]
+        check: None,
     };
     loop {
         // (The pipeline's times and cycle after the passes before, lazily
@@ -1452,6 +1454,11 @@ fn solo_repeat<const REC: bool>(
                 (lazy.times, lazy.base, lazy.quiet) = (after, b, t.quiet);
                 if writes {
                     lazy.writer = Some((b, lazy.quiet));
+                }
+                #[cfg(debug_assertions)]
+                {
+                    let c = lazy.check.get_or_insert_with(|| (pipe.clone(), Vec::new()));
+                    c.1.push((b, t.quiet));
                 }
                 lazy.m += 1;
                 memo.followed += 1;
@@ -1560,6 +1567,10 @@ struct Lazy {
     quiet: u64,
     chain: Option<Chain>,
     writer: Option<(u64, u64)>,
+    /// (Debug builds: the pipeline before the passes and each one's base
+    /// and `quiet` before it, to replay them in turn and compare.)
+    #[cfg(debug_assertions)]
+    check: Option<(Pipeline, Vec<(u64, u64)>)>,
 }
 
 impl Lazy {
@@ -1577,6 +1588,19 @@ impl Lazy {
         // (Each pass took the chain: the last replay sets it if its base
         // lets it.)
         pipe.chain = None;
+        #[cfg(debug_assertions)]
+        let check = self.check.take().map(|(mut p, passes)| {
+            let r = memo.record(rid);
+            for (b, quiet) in passes {
+                p.chain = None;
+                debug_assert_eq!(p.next, b, "a pass replayed lazily from another base");
+                p.replay(r, Some(entry));
+                if r.chains_at(b) {
+                    p.chain = Some(memo.chain(rid, quiet));
+                }
+            }
+            p
+        });
         let mut made = 0;
         if let Some((b, quiet)) = self.writer.filter(|&(b, _)| b != self.base) {
             pipe.next = b;
@@ -1606,6 +1630,13 @@ impl Lazy {
             pipe.times() == self.times && *now == self.now && pipe.chain == self.chain,
             "passes replayed lazily left the pipeline otherwise"
         );
+        #[cfg(debug_assertions)]
+        if let Some(p) = check {
+            debug_assert!(
+                p == *pipe,
+                "passes replayed lazily left the pipeline otherwise than in turn"
+            );
+        }
         self.m = 0;
         self.writer = None;
         issue
