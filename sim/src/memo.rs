@@ -48,7 +48,9 @@
 //!   function of the entry state, as the rest of its timing is.
 
 use crate::core::SoloSent as Sent;
-use crate::timing::{Fetch, Pipeline, Stall, Times, Timing, AFLAGS_SLOT, BFLAGS_SLOT, NONE, STRIDE, ZERO};
+use crate::timing::{
+    Fetch, Pipeline, Stall, Times, Timing, AFLAGS_SLOT, BFLAGS_SLOT, NONE, STRIDE, ZERO,
+};
 use epsim_isa::deps::{AFLAGS, BFLAGS};
 use epsim_isa::OpClass;
 
