@@ -739,7 +739,10 @@ impl Pipeline {
     /// entered at `now` runs as it would from a quiet pipeline there.
     #[inline]
     pub(crate) fn settled(&self, now: u64) -> u64 {
-        self.settled_at(&self.times(), now)
+        now.max(self.next)
+            .max(self.blocked_until)
+            .max(self.quiet)
+            .max(self.fetch.ready)
     }
 
     /// The pipeline's times that a replay of a record sets as functions
@@ -760,7 +763,9 @@ impl Pipeline {
         }
     }
 
-    /// [`Pipeline::settled`] with the pipeline's times `t`.
+    /// [`Pipeline::settled`] with the pipeline's times `t` (the same
+    /// reckoning, kept apart so that the run loop's code stays as it was;
+    /// `core::blocks::solo_repeat` checks in debug builds that both agree).
     #[inline(always)]
     pub(crate) fn settled_at(&self, t: &Times, now: u64) -> u64 {
         now.max(t.next)
@@ -784,10 +789,21 @@ impl Pipeline {
         lines: u64,
         answered: u64,
     ) -> bool {
-        self.dram_block_fits_at(&self.times(), now, limit, n, lines, answered)
+        if self.pending.is_some() {
+            return false;
+        }
+        let p = &self.params;
+        let start = self.settled(now).max(self.port.busy);
+        let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
+        let end = start
+            .saturating_add(answered)
+            .saturating_add(64 + 16 * n as u64)
+            .saturating_add(lines.saturating_mul(per_line));
+        end < limit && end < self.port.free_until
     }
 
-    /// [`Pipeline::dram_block_fits`] with the pipeline's times `t`.
+    /// [`Pipeline::dram_block_fits`] with the pipeline's times `t` (as
+    /// [`Pipeline::settled_at`]).
     #[inline(always)]
     pub(crate) fn dram_block_fits_at(
         &self,
@@ -819,10 +835,18 @@ impl Pipeline {
     /// could be found again in place of a fresh read).
     #[inline]
     pub(crate) fn dram_replayable(&self, first: i64, last: i64) -> bool {
-        self.dram_replayable_at(&self.times(), first, last)
+        let b = self.next as i64;
+        self.pending.is_none()
+            && self.port.busy as i64 <= b + first
+            && ((b + last) as u64) < self.port.free_until
+            && self
+                .ext_lines
+                .iter()
+                .all(|&(_, sent, _)| sent == NONE || (sent as i64) < b)
     }
 
-    /// [`Pipeline::dram_replayable`] with the pipeline's times `t`.
+    /// [`Pipeline::dram_replayable`] with the pipeline's times `t` (as
+    /// [`Pipeline::settled_at`]).
     #[inline(always)]
     pub(crate) fn dram_replayable_at(&self, t: &Times, first: i64, last: i64) -> bool {
         let b = t.next as i64;

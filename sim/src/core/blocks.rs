@@ -1379,6 +1379,15 @@ fn solo_repeat<const REC: bool>(
         } else {
             (pipe.times(), *now)
         };
+        debug_assert!(
+            lazy.m > 0
+                || (pipe.settled_at(&t, now_t) == pipe.settled(now_t)
+                    && pipe.dram_block_fits_at(&t, now_t, limit, n, lines, 0)
+                        == pipe.dram_block_fits(now_t, limit, n, lines, 0)
+                    && memo.record(rid).replayable_at(pipe, &t)
+                        == memo.record(rid).replayable(pipe)),
+            "the pipeline's checks on its times differ from its own"
+        );
         if !(now_t < limit
             && limit.saturating_sub(pipe.settled_at(&t, now_t)) >= memo_margin(n, local)
             && (!dram_code || pipe.dram_block_fits_at(&t, now_t, limit, n, lines, 0)))
