@@ -48,7 +48,9 @@
 //!   function of the entry state, as the rest of its timing is.
 
 use crate::core::SoloSent as Sent;
-use crate::timing::{Fetch, Pipeline, Stall, Timing, AFLAGS_SLOT, BFLAGS_SLOT, NONE, STRIDE, ZERO};
+use crate::timing::{
+    Fetch, Pipeline, Stall, Times, Timing, AFLAGS_SLOT, BFLAGS_SLOT, NONE, STRIDE, ZERO,
+};
 use epsim_isa::deps::{AFLAGS, BFLAGS};
 use epsim_isa::OpClass;
 
@@ -225,6 +227,47 @@ pub struct Chain {
     record: u32,
     epoch: u32,
     quiet: u64,
+}
+
+/// The times of a pipeline ([`Times`]) a replay of a record sets, each
+/// relative to the replay's base (`None`: left as they were):
+/// [`Record::times_step`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TimesStep {
+    max_ready: Option<i64>,
+    settled: i64,
+    next: i64,
+    fetch_ready: Option<i64>,
+    port_busy: Option<i64>,
+    blocked_until: Option<i64>,
+    unpend: bool,
+}
+
+impl TimesStep {
+    /// The times `t` after a replay from their `next`, and whether the
+    /// replay writes the scoreboard (`Pipeline::replay`).
+    #[inline(always)]
+    pub(crate) fn after(&self, t: &Times) -> (Times, bool) {
+        let b = t.next as i64;
+        let at = |rel: i64| (b + rel) as u64;
+        let mut n = *t;
+        if let Some(m) = self.max_ready {
+            n.quiet = t.quiet.max(at(m));
+        }
+        let writes = n.quiet as i64 > b + self.settled;
+        n.next = at(self.next);
+        if let Some(r) = self.fetch_ready {
+            n.fetch_ready = at(r);
+        }
+        if let Some(busy) = self.port_busy {
+            n.port_busy = at(busy);
+        }
+        if let Some(until) = self.blocked_until {
+            n.blocked_until = (b + until).max(0) as u64;
+        }
+        n.pending &= !self.unpend;
+        (n, writes)
+    }
 }
 
 /// How a block ran, as far as its key depends on it beyond the entry
@@ -735,6 +778,27 @@ impl Record {
     pub fn replayable(&self, pipe: &Pipeline) -> bool {
         self.dram
             .is_none_or(|(first, last, _)| pipe.dram_replayable(first, last))
+    }
+    /// [`Record::replayable`] on `pipe` with its times `t` ([`Times`]).
+    #[inline]
+    pub(crate) fn replayable_at(&self, pipe: &Pipeline, t: &Times) -> bool {
+        self.dram
+            .is_none_or(|(first, last, _)| pipe.dram_replayable_at(t, first, last))
+    }
+    /// What a replay of it sets of a pipeline's times ([`Times`]), as
+    /// [`Pipeline::replay`] sets them (the block's last instruction jumped
+    /// to `target` if it jumped): [`TimesStep::after`].
+    pub(crate) fn times_step(&self, target: Option<u32>) -> TimesStep {
+        let redirect = self.redirect.filter(|_| target.is_some());
+        TimesStep {
+            max_ready: (self.max_ready != i64::MIN).then_some(self.max_ready),
+            settled: self.settled,
+            next: self.next,
+            fetch_ready: redirect.or(self.fetch.map(|(_, ready, _, _)| ready)),
+            port_busy: self.port_after.or(self.dram.map(|(_, _, busy)| busy)),
+            blocked_until: self.blocked.map(|(until, _, _)| until),
+            unpend: redirect.is_some(),
+        }
     }
     /// Its loads answered in the block (`core::solo::InBlock`).
     #[inline(always)]

@@ -383,6 +383,18 @@ impl Timing {
     }
 }
 
+/// The times of a pipeline that a replay sets ([`Pipeline::times`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Times {
+    pub(crate) next: u64,
+    pub(crate) blocked_until: u64,
+    pub(crate) quiet: u64,
+    pub(crate) fetch_ready: u64,
+    pub(crate) port_busy: u64,
+    /// A fetch from DRAM is pending.
+    pub(crate) pending: bool,
+}
+
 /// The pipeline state of one core.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Pipeline {
@@ -733,6 +745,35 @@ impl Pipeline {
             .max(self.fetch.ready)
     }
 
+    /// The pipeline's times that a replay of a record sets as functions
+    /// of its base (`memo::Record::times_after`) and that
+    /// [`Pipeline::settled`], [`Pipeline::dram_block_fits`] and
+    /// [`Pipeline::dram_replayable`] read; all else they read (the read
+    /// port's `free_until`, `out` and `back`, the lines kept) no replay
+    /// changes.
+    #[inline(always)]
+    pub(crate) fn times(&self) -> Times {
+        Times {
+            next: self.next,
+            blocked_until: self.blocked_until,
+            quiet: self.quiet,
+            fetch_ready: self.fetch.ready,
+            port_busy: self.port.busy,
+            pending: self.pending.is_some(),
+        }
+    }
+
+    /// [`Pipeline::settled`] with the pipeline's times `t` (the same
+    /// reckoning, kept apart so that the run loop's code stays as it was;
+    /// `core::blocks::solo_repeat` checks in debug builds that both agree).
+    #[inline(always)]
+    pub(crate) fn settled_at(&self, t: &Times, now: u64) -> u64 {
+        now.max(t.next)
+            .max(t.blocked_until)
+            .max(t.quiet)
+            .max(t.fetch_ready)
+    }
+
     /// Whether a block of DRAM code (`n` instructions over `lines` 8-byte
     /// lines, the core at cycle `now`, its first instruction perhaps
     /// waiting `answered` cycles for an access the machine answered) can
@@ -761,6 +802,31 @@ impl Pipeline {
         end < limit && end < self.port.free_until
     }
 
+    /// [`Pipeline::dram_block_fits`] with the pipeline's times `t` (as
+    /// [`Pipeline::settled_at`]).
+    #[inline(always)]
+    pub(crate) fn dram_block_fits_at(
+        &self,
+        t: &Times,
+        now: u64,
+        limit: u64,
+        n: usize,
+        lines: u64,
+        answered: u64,
+    ) -> bool {
+        if t.pending {
+            return false;
+        }
+        let p = &self.params;
+        let start = self.settled_at(t, now).max(t.port_busy);
+        let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
+        let end = start
+            .saturating_add(answered)
+            .saturating_add(64 + 16 * n as u64)
+            .saturating_add(lines.saturating_mul(per_line));
+        end < limit && end < self.port.free_until
+    }
+
     /// Whether a block whose fetches from DRAM were logged clean, first
     /// arriving at external memory `first` and last `last` cycles after
     /// the entry's `next`, times the same from the current state: the read
@@ -772,6 +838,20 @@ impl Pipeline {
         let b = self.next as i64;
         self.pending.is_none()
             && self.port.busy as i64 <= b + first
+            && ((b + last) as u64) < self.port.free_until
+            && self
+                .ext_lines
+                .iter()
+                .all(|&(_, sent, _)| sent == NONE || (sent as i64) < b)
+    }
+
+    /// [`Pipeline::dram_replayable`] with the pipeline's times `t` (as
+    /// [`Pipeline::settled_at`]).
+    #[inline(always)]
+    pub(crate) fn dram_replayable_at(&self, t: &Times, first: i64, last: i64) -> bool {
+        let b = t.next as i64;
+        !t.pending
+            && t.port_busy as i64 <= b + first
             && ((b + last) as u64) < self.port.free_until
             && self
                 .ext_lines

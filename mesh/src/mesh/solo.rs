@@ -1186,18 +1186,19 @@ impl Mesh {
 /// (`breaks(next, loads) == breaks`) and each lies in the node of 1-MB
 /// page `page` (`NodeId::from_addr(a).bits() == page`: a node's
 /// coordinates are its address's top 12 bits), in one pass.
-#[inline]
-fn same_breaks_and_page(mut next: Option<u32>, loads: &[(u32, u8)], breaks: u8, page: u32) -> bool {
-    let mut m = 0;
+#[inline(always)]
+fn same_breaks_and_page(next: Option<u32>, loads: &[(u32, u8)], breaks: u8, page: u32) -> bool {
+    // (The address after the one before as a `u64`, none being one no
+    // address is: no `Option` compared in the loop.)
+    let mut next = next.map_or(u64::MAX, u64::from);
+    let mut m = 0u32;
     let mut pages = 0;
     for (j, &(a, bytes)) in loads.iter().enumerate() {
-        if next != Some(a) {
-            m |= 1 << j;
-        }
+        m |= u32::from(next != u64::from(a)) << j;
         pages |= (a >> 20) ^ page;
-        next = Some(a.wrapping_add(u32::from(bytes)));
+        next = u64::from(a.wrapping_add(u32::from(bytes)));
     }
-    m == breaks && pages == 0
+    m == u32::from(breaks) && pages == 0
 }
 
 /// Which of `loads`' requests break the eLink's transaction (bit `j`: it

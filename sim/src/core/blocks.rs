@@ -8,12 +8,12 @@ use epsim_isa::{ArchState, OpClass, Size, Step};
 
 use super::solo::{Outcome as SoloOutcome, Sent, SoloLoads, BLOCK_LOADS};
 use super::{instruction_word, CoreBus, CoreStats, MemCodes, RemoteAccess, RemoteKind};
-use crate::block::{BlockCache, Insn};
+use crate::block::{BlockCache, Insn, MAX_BLOCK};
 use crate::config::CoreId;
 use crate::memo::{Chain, Memo, Run};
 use crate::timing::{
     count_before, events, events_at, tick_timers, timers_on, Done, Issue, Pipeline,
-    Place as TPlace, Stall, Timing,
+    Place as TPlace, Stall, Times, Timing,
 };
 use crate::trace::{Before, Record, Trace};
 
@@ -1251,6 +1251,18 @@ fn steady(solo: &SoloLoads, now0: u64) -> bool {
     solo.pass == Some(now0)
 }
 
+/// Whether the first `n` (at most [`BLOCK_LOADS`]) access codes of two
+/// blocks (`MemCodes::codes`) are the same: one word compared, not a call
+/// to `memcmp` (in each pass of [`solo_repeat`]).
+#[inline(always)]
+fn first_codes_same(a: &[u8; MAX_BLOCK], b: &[u8; MAX_BLOCK], n: usize) -> bool {
+    const _: () = assert!(BLOCK_LOADS <= 4 && MAX_BLOCK >= 4);
+    debug_assert!(n <= BLOCK_LOADS);
+    let word = |c: &[u8; MAX_BLOCK]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    let mask = (1u64 << (8 * n.min(4))) - 1;
+    u64::from(word(a) ^ word(b)) & mask == 0
+}
+
 /// After `rid` was replayed for a block of `insns` from `entry` that ran
 /// `done` instructions (undoable ones: [`undoable`]), loaded only from
 /// DRAM, each load answered in the block, and jumped back to `entry`
@@ -1310,7 +1322,14 @@ fn solo_repeat<const REC: bool>(
         let (first, end) = (insns[0].pc, insns[n - 1].pc + insns[n - 1].len as u32);
         u64::from(((end - 1) >> 3) - (first >> 3)) + 1
     };
-    let mut saved = s.clone();
+    // The core's state before the passes, and (`saved_r`, `saved_flags`)
+    // what changes of it before each pass: a pass that runs as the first
+    // did executes `undoable` instructions only, each of its loads
+    // answered from DRAM (`same`), so it changes the registers, the flags
+    // and the PC, nothing else; one that runs otherwise is taken back to
+    // this state with the registers and flags from before it.
+    let saved = s.clone();
+    let (mut saved_r, mut saved_flags);
     let mut extra = 0;
     // The round trips of the loads of the passes: taken by
     // `SoloLoads::rounds_again`, or (`deferred` of them, the last from
@@ -1334,13 +1353,50 @@ fn solo_repeat<const REC: bool>(
         .as_deref()
         .and_then(|x| x.block.loads[..x.block.n].last().copied())
         .map(|(a, b)| a.wrapping_add(u32::from(b)));
-    while *now < limit
-        && limit.saturating_sub(pipe.settled(*now)) >= memo_margin(n, local)
-        && (!dram_code || pipe.dram_block_fits(*now, limit, n, lines, 0))
-    {
+    // Passes replayed lazily (`Lazy`): once the network is known to let
+    // each pass's trips go as the kept way has them (`clear`), a pass that
+    // `rounds_fit` finds fitting is replayed only in the times the checks
+    // of the next pass read (`Record::times_step`), and the replays are
+    // made at once (`Lazy::replay`) before anything else reads the
+    // pipeline.
+    let step = memo.record(rid).times_step(Some(entry));
+    let mut lazy = Lazy {
+        m: 0,
+        times: pipe.times(),
+        now: 0,
+        base: 0,
+        quiet: 0,
+        chain: None,
+        writer: None,
+        #[cfg(debug_assertions)]
+        check: None,
+    };
+    loop {
+        // (The pipeline's times and cycle after the passes before, lazily
+        // replayed or not.)
+        let (t, now_t) = if lazy.m > 0 {
+            (lazy.times, lazy.now)
+        } else {
+            (pipe.times(), *now)
+        };
+        debug_assert!(
+            lazy.m > 0
+                || (pipe.settled_at(&t, now_t) == pipe.settled(now_t)
+                    && pipe.dram_block_fits_at(&t, now_t, limit, n, lines, 0)
+                        == pipe.dram_block_fits(now_t, limit, n, lines, 0)
+                    && memo.record(rid).replayable_at(pipe, &t)
+                        == memo.record(rid).replayable(pipe)),
+            "the pipeline's checks on its times differ from its own"
+        );
+        if !(now_t < limit
+            && limit.saturating_sub(pipe.settled_at(&t, now_t)) >= memo_margin(n, local)
+            && (!dram_code || pipe.dram_block_fits_at(&t, now_t, limit, n, lines, 0)))
+        {
+            break;
+        }
         // The jump back (`settle`), and the block as `memo_block` runs it.
         s.pc = entry;
-        saved.clone_from(s);
+        (saved_r, saved_flags) = (s.r, s.flags);
         let kept = (
             bus.direct,
             bus.dma_reads,
@@ -1370,7 +1426,7 @@ fn solo_repeat<const REC: bool>(
             && l == last
             && !c.external
             && c.n == codes0.n
-            && c.codes[..c.n] == codes0.codes[..c.n]
+            && first_codes_same(&c.codes, &codes0.codes, c.n)
             && !bus.attention
             && bus.answer.is_none()
             && bus.deferred.is_none()
@@ -1381,6 +1437,47 @@ fn solo_repeat<const REC: bool>(
                 bus.timer_touched,
                 bus.timer_stall,
             ) == (kept.0, kept.1, kept.2, kept.3);
+        if same && clear {
+            // As below, on the times the passes before left: the record
+            // followed, its fetches replayable, its loads' trips fitting.
+            let Some(solo) = bus.solo.as_deref() else {
+                unreachable!("invariant: checked above")
+            };
+            let b = t.next;
+            let chain = if lazy.m > 0 { lazy.chain } else { pipe.chain };
+            let r = memo.record(rid);
+            let load = solo.block.loads[..solo.block.n].last().copied();
+            let run = run.filter(|_| chain.is_some_and(|c| memo.pins_port(c)));
+            if memo.follow(chain, b, run) == Some(rid)
+                && r.solo().len() == nsolo
+                && r.replayable_at(pipe, &t)
+                && solo.block.n == nsolo
+                && solo.rounds_fit(rid, b, limit, margin, next)
+            {
+                deferred += 1;
+                (last_base, last_load) = (b, load);
+                next = next_of(load);
+                let (after, writes) = step.after(&t);
+                lazy.chain = r.chains_at(b).then(|| memo.chain(rid, t.quiet));
+                lazy.now = (b as i64 + r.last_issue()) as u64 + 1;
+                (lazy.times, lazy.base, lazy.quiet) = (after, b, t.quiet);
+                if writes {
+                    lazy.writer = Some((b, lazy.quiet));
+                }
+                #[cfg(debug_assertions)]
+                {
+                    let c = lazy.check.get_or_insert_with(|| (pipe.clone(), Vec::new()));
+                    c.1.push((b, t.quiet));
+                }
+                lazy.m += 1;
+                memo.followed += 1;
+                extra += done;
+                continue;
+            }
+        }
+        if lazy.m > 0 {
+            *issue = lazy.replay(pipe, stats, memo, rid, entry, now);
+        }
         // As `solo_block` finds and replays it.
         let base = pipe.next_issue();
         let chain = pipe.chain.take();
@@ -1420,6 +1517,7 @@ fn solo_repeat<const REC: bool>(
             // Taken back: the run loop runs it.
             pipe.chain = chain;
             s.clone_from(&saved);
+            (s.r, s.flags, s.pc) = (saved_r, saved_flags, entry);
             bus.codes = codes0;
             bus.attention = false;
             bus.answer = None;
@@ -1439,10 +1537,117 @@ fn solo_repeat<const REC: bool>(
         *issue = replay_record(pipe, stats, memo, rid, base, Some(entry), quiet, now);
         extra += done;
     }
+    if lazy.m > 0 {
+        *issue = lazy.replay(pipe, stats, memo, rid, entry, now);
+    }
     if deferred > 0 {
         if let Some(solo) = bus.solo.as_deref_mut() {
             solo.rounds_more(rid, last_base, deferred, last_load);
         }
     }
     extra
+}
+
+/// Passes of [`solo_repeat`] replayed lazily: `m` replays of one record
+/// after the pipeline's last, each from the `next` the one before set
+/// (the record's `next` later), known only by the times they set
+/// (`memo::TimesStep::after`: `times`, the last one's from `base` on a
+/// pipeline whose `quiet` was `quiet`, leaving the core at `now` and the
+/// chain `chain`) and by the last of them to write the scoreboard
+/// (`writer`: its base and the `quiet` before it).
+///
+/// Replaying the last of them on the pipeline gives what replaying each
+/// in turn gives: every time a replay sets is a function of its base
+/// (each later one overwrites it), but the scoreboard's slots, written only
+/// when the greatest readiness ever written is past the record's settling
+/// point (`Pipeline::replay`), the readiness only grows (the greatest of
+/// the pipeline's before them and the last one's), and the slots the
+/// record writes are functions of the base; SRAM banks fetched from
+/// accumulate the same bits. Whether a replay writes the slots depends on
+/// `max(quiet - base, max_ready) > settled` with `quiet` the pipeline's
+/// before them: true for the first few of them or none, then for all or
+/// none, so the last to write (`writer`), replayed before the last, leaves
+/// the slots as the one that wrote last.
+struct Lazy {
+    m: u64,
+    times: Times,
+    now: u64,
+    base: u64,
+    quiet: u64,
+    chain: Option<Chain>,
+    writer: Option<(u64, u64)>,
+    /// (Debug builds: the pipeline before the passes and each one's base
+    /// and `quiet` before it, to replay them in turn and compare.)
+    #[cfg(debug_assertions)]
+    check: Option<(Pipeline, Vec<(u64, u64)>)>,
+}
+
+impl Lazy {
+    /// Makes the `m` replays on the pipeline and the counters as replaying
+    /// each in turn would (`replay_record`); the last one's last issue.
+    fn replay(
+        &mut self,
+        pipe: &mut Pipeline,
+        stats: &mut CoreStats,
+        memo: &mut Memo,
+        rid: u32,
+        entry: u32,
+        now: &mut u64,
+    ) -> Issue {
+        // (Each pass took the chain: the last replay sets it if its base
+        // lets it.)
+        pipe.chain = None;
+        #[cfg(debug_assertions)]
+        let check = self.check.take().map(|(mut p, passes)| {
+            let r = memo.record(rid);
+            for (b, quiet) in passes {
+                p.chain = None;
+                debug_assert_eq!(p.next, b, "a pass replayed lazily from another base");
+                p.replay(r, Some(entry));
+                if r.chains_at(b) {
+                    p.chain = Some(memo.chain(rid, quiet));
+                }
+            }
+            p
+        });
+        let mut made = 0;
+        if let Some((b, quiet)) = self.writer.filter(|&(b, _)| b != self.base) {
+            pipe.next = b;
+            replay_record(pipe, stats, memo, rid, b, Some(entry), quiet, now);
+            made += 1;
+        }
+        pipe.next = self.base;
+        let issue = replay_record(
+            pipe,
+            stats,
+            memo,
+            rid,
+            self.base,
+            Some(entry),
+            self.quiet,
+            now,
+        );
+        made += 1;
+        let k = self.m - made;
+        let r = memo.record(rid);
+        stats.dual += r.dual() * k;
+        for (a, b) in stats.stalls.iter_mut().zip(r.stalls()) {
+            *a += b * k;
+        }
+        memo.hits += k;
+        debug_assert!(
+            pipe.times() == self.times && *now == self.now && pipe.chain == self.chain,
+            "passes replayed lazily left the pipeline otherwise"
+        );
+        #[cfg(debug_assertions)]
+        if let Some(p) = check {
+            debug_assert!(
+                p == *pipe,
+                "passes replayed lazily left the pipeline otherwise than in turn"
+            );
+        }
+        self.m = 0;
+        self.writer = None;
+        issue
+    }
 }

@@ -324,7 +324,7 @@ impl SoloLoads {
     /// since), each ends in time, and they fit the kept way
     /// ([`Mesh::solo_rounds_fit`]). The network's state before them is the
     /// caller's to know (`core::blocks::solo_repeat`).
-    #[inline]
+    #[inline(always)]
     pub fn rounds_fit(
         &self,
         rid: u32,
