@@ -1227,6 +1227,7 @@ impl Sim {
             .map_err(|_| HostError::RegisterRefused { core: id, off })?;
         if matches!(kind, RemoteKind::Store(_)) {
             self.idle = false;
+            m.host_wrote_regs(i, now);
         }
         Ok(v as u32)
     }

@@ -9,13 +9,13 @@
 //! two ways the fast order took such an interrupt late when a second core
 //! raised it; this is the host's way in).
 //!
-//! Not yet exact (session 33, hence ignored): the 7th write (host cycle
-//! 392,475) reaches the core while it waits for a line of its code from
-//! DRAM (its fetch sent at 392,457, `Wait::Response`), its own cycle still
-//! 392,454, where the last run left it; everything at the end is the same
-//! as in strict order (output, cycles, instructions, registers) but the
-//! stall counts: ext-fetch 3,376,076 against 3,376,055. `cargo test -p
-//! epsim-host --test host_irq_dram -- --ignored` runs it.
+//! At the 7th write (host cycle 392,475) the core waits for a line of its
+//! code from DRAM (a fetch sent at 392,457, `Wait::Response`), its own
+//! cycle still 392,454: before session 33's mend it took the interrupt
+//! from there once the line was back, 21 cycles before the write, and
+//! ended with 21 more ext-fetch stall cycles than strict order
+//! (`Machine::interrupt_before_emit` now brings such a core to the
+//! write's cycle, for the host's writes too: `Machine::host_wrote_regs`).
 
 // Tests unwrap freely (clippy.toml's allow-unwrap-in-tests does not reach
 // integration tests, rust-clippy#13981).
@@ -64,7 +64,6 @@ fn session(strict: bool) -> (String, String, Vec<u64>) {
 }
 
 #[test]
-#[ignore = "a known difference (session 33): fast order counts 21 more ext-fetch stall cycles than strict order; README, Measured figures, session 33"]
 fn a_host_raising_an_interrupt_while_a_core_waits_on_dram_gives_strict_order() {
     let (want_out, want_state, want_at) = session(true);
     let (out, state, at) = session(false);

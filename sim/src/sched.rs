@@ -2569,14 +2569,36 @@ impl Machine {
 
     /// A core waiting to issue a remote access at a later cycle takes an
     /// interrupt raised at `at` first: from `at`, as it would, cycle by
-    /// cycle, before the instruction issued.
+    /// cycle, before the instruction issued. One waiting for a line of its
+    /// code (a fetch sent, no instruction issued) takes it at `at` too,
+    /// once the line is back: its run then starts from `at`, not from the
+    /// cycle it stood at when it sent the fetch.
     fn interrupt_before_emit(&mut self, t: &mut Timed, i: usize, at: u64) {
-        if let Wait::Emit { issue, .. } = t.agents[i].wait {
-            let core = &mut self.cores[i];
-            if issue > at && core.run == RunState::Running && core.can_wake() {
-                t.agents[i].wait = Wait::Nothing;
-                core.stats.cycles = core.stats.cycles.max(at);
+        match t.agents[i].wait {
+            Wait::Emit { issue, .. } => {
+                let core = &mut self.cores[i];
+                if issue > at && core.run == RunState::Running && core.can_wake() {
+                    t.agents[i].wait = Wait::Nothing;
+                    core.stats.cycles = core.stats.cycles.max(at);
+                }
             }
+            Wait::Response { access, .. } if access.kind == RemoteKind::Fetch => {
+                let core = &mut self.cores[i];
+                if core.run == RunState::Running && core.can_wake() {
+                    core.stats.cycles = core.stats.cycles.max(at);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Between runs: the host wrote one of core `i`'s registers at cycle
+    /// `at` (a write of ILATST may raise an interrupt): as after a write
+    /// the network delivers ([`Machine::interrupt_before_emit`]).
+    pub fn host_wrote_regs(&mut self, i: usize, at: u64) {
+        if let Some(mut t) = self.timed.take() {
+            self.interrupt_before_emit(&mut t, i, at);
+            self.timed = Some(t);
         }
     }
 

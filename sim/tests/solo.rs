@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{counters, machine_with_elf, machine_with_group, output, run_to_exit};
+use common::{counters, epsim, machine_with_elf, machine_with_group, output, run_to_exit};
 use epsim_sim::{Config, Machine};
 
 /// What a run shows: the output, each core's (cycles, instructions,
@@ -118,6 +118,42 @@ fn an_interrupt_raised_while_a_core_waits_on_dram_is_taken_as_in_strict_order() 
     });
     assert!(out.contains("dram_repeat: far 509\n"), "{out}");
     assert!(out.contains("dram_repeat: irqs 8\n"), "{out}");
+}
+
+#[test]
+fn an_interrupt_is_taken_no_sooner_than_the_write_that_raised_it_arrives() {
+    // dram_repeat on 1x2 in strict order: rank 1's store to (0,0)'s
+    // ILATST issues at cycle 13,073 while (0,0) waits for a line of its
+    // code from DRAM, and (0,0) takes the interrupt 3 cycles later, when
+    // the write arrives. Before session 33 a core waiting so took it from
+    // the cycle it stood at when it sent its fetch: at 12,534, before the
+    // store had issued (in both orders, which agreed).
+    let o = epsim(&[
+        "run",
+        "--strict",
+        "--group",
+        "1x2",
+        "--trace",
+        "-",
+        "--trace-from",
+        "11400",
+        "--trace-to",
+        "13200",
+        "../firmware/multi/dram_repeat.elf",
+    ]);
+    assert!(o.status.success(), "{o:?}");
+    let trace = String::from_utf8_lossy(&o.stdout);
+    let cycles = |what: &str| -> Vec<u64> {
+        trace
+            .lines()
+            .filter(|l| l.contains(what))
+            .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let raised = cycles("32,9  0000056a");
+    let taken = cycles("32,8  interrupt 9");
+    assert_eq!(raised, [13_073], "rank 1's stores to ILATST\n{trace}");
+    assert_eq!(taken, [13_076], "(0,0)'s interrupts\n{trace}");
 }
 
 #[test]
