@@ -792,8 +792,23 @@ impl Pipeline {
         if self.pending.is_some() {
             return false;
         }
-        let p = &self.params;
         let start = self.settled(now).max(self.port.busy);
+        self.dram_block_ends_in_time(start, limit, n, lines, answered)
+    }
+
+    /// The end of [`Pipeline::dram_block_fits`]'s reckoning: the block's
+    /// bound from `start` (the settled cycle, the port free) before both
+    /// `limit` and the port's `free_until`.
+    #[inline(always)]
+    fn dram_block_ends_in_time(
+        &self,
+        start: u64,
+        limit: u64,
+        n: usize,
+        lines: u64,
+        answered: u64,
+    ) -> bool {
+        let p = &self.params;
         let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
         let end = start
             .saturating_add(answered)
@@ -817,14 +832,8 @@ impl Pipeline {
         if t.pending {
             return false;
         }
-        let p = &self.params;
         let start = self.settled_at(t, now).max(t.port_busy);
-        let per_line = self.port.out + self.port.back + p.dram_read_interval + 64;
-        let end = start
-            .saturating_add(answered)
-            .saturating_add(64 + 16 * n as u64)
-            .saturating_add(lines.saturating_mul(per_line));
-        end < limit && end < self.port.free_until
+        self.dram_block_ends_in_time(start, limit, n, lines, answered)
     }
 
     /// Whether a block whose fetches from DRAM were logged clean, first
@@ -835,9 +844,15 @@ impl Pipeline {
     /// could be found again in place of a fresh read).
     #[inline]
     pub(crate) fn dram_replayable(&self, first: i64, last: i64) -> bool {
-        let b = self.next as i64;
-        self.pending.is_none()
-            && self.port.busy as i64 <= b + first
+        self.pending.is_none() && self.dram_port_replays(self.next, self.port.busy, first, last)
+    }
+
+    /// [`Pipeline::dram_replayable`]'s reckoning for a block entered at
+    /// `next` with the port busy until `busy` (no fetch pending).
+    #[inline(always)]
+    fn dram_port_replays(&self, next: u64, busy: u64, first: i64, last: i64) -> bool {
+        let b = next as i64;
+        busy as i64 <= b + first
             && ((b + last) as u64) < self.port.free_until
             && self
                 .ext_lines
@@ -849,14 +864,7 @@ impl Pipeline {
     /// [`Pipeline::settled_at`]).
     #[inline(always)]
     pub(crate) fn dram_replayable_at(&self, t: &Times, first: i64, last: i64) -> bool {
-        let b = t.next as i64;
-        !t.pending
-            && t.port_busy as i64 <= b + first
-            && ((b + last) as u64) < self.port.free_until
-            && self
-                .ext_lines
-                .iter()
-                .all(|&(_, sent, _)| sent == NONE || (sent as i64) < b)
+        !t.pending && self.dram_port_replays(t.next, t.port_busy, first, last)
     }
 
     /// The read port's state after a replayed block of DRAM code.
