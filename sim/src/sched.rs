@@ -2552,7 +2552,13 @@ impl Machine {
                     at,
                 );
                 let effect = core.dma.read_returned(at, ch as usize, &core.sram);
+                let irq = effect.irq().is_some();
                 core.dma_effect(effect);
+                if irq {
+                    // (A channel in message mode ends when its last read
+                    // returns: its interrupt, as a write's.)
+                    self.interrupt_before_emit(t, i, at);
+                }
                 return self.dma_stop(i);
             }
             None => {

@@ -182,3 +182,19 @@ fn a_dma_completion_interrupt_while_a_core_waits_on_dram_is_taken_as_in_strict_o
     assert!(out.contains("dma_irq_dram: irqs 24\n"), "{out}");
     assert!(out.contains("dma_irq_dram: sum 127540\n"), "{out}");
 }
+
+#[test]
+fn a_long_dma_ending_while_a_core_waits_on_dram_is_taken_as_in_strict_order() {
+    // dma_irq_dram_long.elf on 1x2: the copies end while (0,0) waits for
+    // DRAM, rank 1 storing to DRAM meanwhile, so (0,0)'s loads go through
+    // the mesh: long copies within SRAM end by the engine's last move (the
+    // core's run stops before it), copies from DRAM in message mode when
+    // their last read returns, while (0,0) waits for a byte loaded from
+    // DRAM (session 34: every such ending came during a load's wait).
+    let (out, _) = fast_is_strict("dma_irq_dram_long 1x2", || {
+        machine_with_group("multi/dma_irq_dram_long.elf", Config::parallella16(), 1, 2)
+    });
+    assert!(out.contains("dma_irq_dram: irqs 24\n"), "{out}");
+    assert!(out.contains("dma_irq_dram: sum 127540\n"), "{out}");
+    assert!(out.contains("dma_irq_dram: dst 1693950417\n"), "{out}");
+}
