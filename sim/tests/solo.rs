@@ -172,10 +172,12 @@ fn a_multicast_interrupt_while_a_core_waits_on_dram_is_taken_as_in_strict_order(
 #[test]
 fn a_dma_completion_interrupt_while_a_core_waits_on_dram_is_taken_as_in_strict_order() {
     // Core (0,0)'s own DMA engine completes a copy within its SRAM, its
-    // interrupt enabled, while the core waits for a line of its code from
-    // DRAM or for a byte loaded from DRAM (dma_irq_dram.c): the handler
+    // interrupt enabled, before the core calls its loop in DRAM
+    // (dma_irq_dram.c; session 34 found every copy ended before the GIE
+    // that precedes the call, where the interrupt is taken): the handler
     // runs in the same cycles as in strict order, so it notes the loop's
-    // progress at the same points.
+    // progress at the same points. The copies that end while the core
+    // waits for DRAM are dma_irq_dram_long's (the next test).
     let (out, _) = fast_is_strict("dma_irq_dram", || {
         machine_with_group("multi/dma_irq_dram.elf", Config::parallella16(), 1, 1)
     });
