@@ -562,11 +562,6 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         if b.n == 0 && !b.nosnap {
             b.snap.clone_from(s);
         }
-        b.access[b.n] = RemoteAccess {
-            addr,
-            size,
-            kind: RemoteKind::Load,
-        };
         b.loads[b.n] = (addr, len as u8);
         b.off[b.n] = off;
         b.n += 1;
