@@ -463,6 +463,15 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 return Access::Ready(v);
             }
         }
+        self.load_solo_place(s, addr, size)
+    }
+
+    /// [`CoreBus::load_solo`] for a load it did not answer at once: by the
+    /// address's place (out of line, so that the answer's path keeps a
+    /// small frame).
+    #[cold]
+    #[inline(never)]
+    fn load_solo_place(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
         self.load_place::<true>(s, addr, size)
     }
 
