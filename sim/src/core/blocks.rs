@@ -975,7 +975,7 @@ fn solo_block<const REC: bool>(
         for (j, e) in r.solo().iter().enumerate() {
             let issue = (b + e.issue) as u64;
             let mut busy = (b + e.busy).max(0) as u64;
-            let (access, off) = (solo.block.access[j], solo.block.off[j]);
+            let (access, off) = (solo.block.access(j), solo.block.off[j]);
             let (outcome, arrive) = solo.trip_to(
                 id,
                 &pipe.params,
@@ -1114,7 +1114,7 @@ fn solo_block<const REC: bool>(
                 (p.latency != 0).then_some((p.arrive as u64, p.latency))
             } else {
                 let mut busy = pipe.port.busy;
-                let (access, off) = (solo.block.access[j], solo.block.off[j]);
+                let (access, off) = (solo.block.access(j), solo.block.off[j]);
                 let (outcome, arrive) = solo.trip_to(
                     id,
                     &pipe.params,
@@ -1139,7 +1139,7 @@ fn solo_block<const REC: bool>(
                 if !spans {
                     pipe.unissue();
                 }
-                let access = solo.block.access[j];
+                let access = solo.block.access(j);
                 s.clone_from(&solo.block.snap);
                 if j > 0 {
                     // Before the first load, then on to this one.

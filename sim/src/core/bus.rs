@@ -442,6 +442,49 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
     /// A load from anywhere but local SRAM.
     #[inline(always)]
     fn load_elsewhere(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
+        if self.solo_on {
+            return self.load_solo(s, addr, size);
+        }
+        self.load_place::<false>(s, addr, size)
+    }
+
+    /// [`CoreBus::load_elsewhere`] in a block of a lent run
+    /// (`solo_on`): a load from DRAM is answered at once
+    /// ([`CoreBus::solo_answer`]), first without classifying its address
+    /// (off the chip and through the mesh, `place` finds DRAM,
+    /// `Place::Remote`, exactly where `solo_answer` finds its offset in
+    /// DRAM; where it does not, nothing changed).
+    #[cold]
+    #[inline(never)]
+    fn load_solo(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
+        let hi = addr >> 20;
+        if self.dram_via_mesh && hi != 0 && !self.chip.contains(hi) {
+            if let Some(v) = self.solo_answer(s, addr, size) {
+                return Access::Ready(v);
+            }
+        }
+        self.load_solo_place(s, addr, size)
+    }
+
+    /// [`CoreBus::load_solo`] for a load it did not answer at once: by the
+    /// address's place (out of line, so that the answer's path keeps a
+    /// small frame).
+    #[cold]
+    #[inline(never)]
+    fn load_solo_place(&mut self, s: &mut ArchState, addr: u32, size: Size) -> Access<u64> {
+        self.load_place::<true>(s, addr, size)
+    }
+
+    /// [`CoreBus::load_elsewhere`] by the address's place; with `SOLO`, a
+    /// load through the mesh is answered at once if it can be
+    /// ([`CoreBus::solo_answer`]).
+    #[inline(always)]
+    fn load_place<const SOLO: bool>(
+        &mut self,
+        s: &mut ArchState,
+        addr: u32,
+        size: Size,
+    ) -> Access<u64> {
         let len = size.bytes();
         let place = self.place(addr, len);
         let access = match place {
@@ -456,7 +499,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             },
             Place::Mmr(_) => Access::Fault(MemFault::Protected),
             Place::Remote => {
-                if self.solo_on {
+                if SOLO {
                     if let Some(v) = self.solo_answer(s, addr, size) {
                         return Access::Ready(v);
                     }
@@ -493,8 +536,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
     /// A load from DRAM in a memoised block of a run lent the network,
     /// answered at once from DRAM (`solo::InBlock`): its value, the
     /// core's state before it kept; `None` if it goes through the machine.
-    #[cold]
-    #[inline(never)]
+    #[inline(always)]
     fn solo_answer(&mut self, s: &ArchState, addr: u32, size: Size) -> Option<u64> {
         let solo = self.solo.as_deref_mut()?;
         let len = size.bytes();
@@ -529,11 +571,6 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
         if b.n == 0 && !b.nosnap {
             b.snap.clone_from(s);
         }
-        b.access[b.n] = RemoteAccess {
-            addr,
-            size,
-            kind: RemoteKind::Load,
-        };
         b.loads[b.n] = (addr, len as u8);
         b.off[b.n] = off;
         b.n += 1;

@@ -424,9 +424,9 @@ impl SoloLoads {
 pub struct InBlock {
     /// Loads answered in the block so far.
     pub n: usize,
-    pub access: [RemoteAccess; BLOCK_LOADS],
     /// Their addresses and sizes in bytes, as the network's round trips
-    /// take them (`Mesh::solo_rounds_again`).
+    /// take them (`Mesh::solo_rounds_again`; the loads themselves:
+    /// [`InBlock::access`]).
     pub loads: [(u32, u8); BLOCK_LOADS],
     /// Their offsets in DRAM (the bus answers a load only on the terms
     /// of [`SoloLoads::dram_load`], which finds them: the block's trips
@@ -457,6 +457,18 @@ pub struct InBlock {
     pub ext_page: u32,
 }
 
+impl InBlock {
+    /// The `j`th load answered in the block, as the machine takes it.
+    pub fn access(&self, j: usize) -> RemoteAccess {
+        let (addr, bytes) = self.loads[j];
+        RemoteAccess {
+            addr,
+            size: epsim_isa::Size::from_bits(bytes.trailing_zeros()),
+            kind: RemoteKind::Load,
+        }
+    }
+}
+
 /// At most this many loads from DRAM answered in one block.
 pub const BLOCK_LOADS: usize = 4;
 
@@ -476,14 +488,8 @@ pub struct Sent {
 
 impl Default for InBlock {
     fn default() -> Self {
-        let none = RemoteAccess {
-            addr: 0,
-            size: epsim_isa::Size::Byte,
-            kind: RemoteKind::Load,
-        };
         InBlock {
             n: 0,
-            access: [none; BLOCK_LOADS],
             loads: [(0, 0); BLOCK_LOADS],
             off: [0; BLOCK_LOADS],
             snap: ArchState::new(),
