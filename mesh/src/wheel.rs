@@ -90,7 +90,13 @@ impl Wheel {
         self.cur = at;
         let slot = &mut self.slots[(at & MASK) as usize];
         self.count -= slot.len();
-        due.append(slot);
+        if due.is_empty() {
+            // (The slot's vector becomes `due`, and `due`'s empty one the
+            // slot's: no copy.)
+            std::mem::swap(due, slot);
+        } else {
+            due.append(slot);
+        }
         self.full &= !(1 << (at & MASK));
         while let Some(&Reverse((t, e))) = self.far.peek() {
             if t != at {
