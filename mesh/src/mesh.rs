@@ -468,6 +468,9 @@ pub struct Mesh {
     /// whether they are stepped instead (for tests).
     lone: u64,
     lone_off: bool,
+    /// Advances in which packets alone on their nets moved at once
+    /// (`Mesh::lone_moves`).
+    lone_moved: u64,
 }
 
 /// The cached delivery bounds (`Mesh::bounds`): per destination, and the
@@ -541,6 +544,7 @@ impl Mesh {
             solo_way: solo::Ways::default(),
             lone: 0,
             lone_off: false,
+            lone_moved: 0,
         })
     }
     pub fn geometry(&self) -> &Geometry {
@@ -746,9 +750,11 @@ impl Mesh {
         let mut limit = to.saturating_mul(2).min(NEVER - 1);
         let mut to = to;
         self.freed_at = None;
-        if self.in_flight == 1 && !self.lone_off {
-            // (Its arrival is taken below with the deliveries.)
-            self.lone_trip(limit);
+        if self.in_flight > 0 && !self.lone_off {
+            // (Arrivals are taken below with the deliveries.)
+            if !(self.in_flight == 1 && self.lone_trip(limit)) {
+                self.lone_moves(limit);
+            }
         }
         loop {
             let t = self.wheel.next();
