@@ -86,11 +86,29 @@ impl Wheel {
 
     /// Makes `at` (the result of [`Wheel::next`]) the current tick and
     /// moves its wake-ups into `due`.
+    /// Drops every wake-up pending and stands at tick `at` (if later).
+    pub(crate) fn clear_to(&mut self, at: u64) {
+        while self.full != 0 {
+            let i = self.full.trailing_zeros();
+            self.slots[i as usize].clear();
+            self.full &= self.full - 1;
+        }
+        self.count = 0;
+        self.far.clear();
+        self.cur = self.cur.max(at);
+    }
+
     pub(crate) fn take(&mut self, at: u64, due: &mut Vec<u32>) {
         self.cur = at;
         let slot = &mut self.slots[(at & MASK) as usize];
         self.count -= slot.len();
-        due.append(slot);
+        if due.is_empty() {
+            // (The slot's vector becomes `due`, and `due`'s empty one the
+            // slot's: no copy.)
+            std::mem::swap(due, slot);
+        } else {
+            due.append(slot);
+        }
         self.full &= !(1 << (at & MASK));
         while let Some(&Reverse((t, e))) = self.far.peek() {
             if t != at {

@@ -714,3 +714,112 @@ fn a_series_of_round_trips_taken_again_at_once_leaves_the_network_as_each() {
         rounds_again(g, Params::DEFAULT, 400 + k as u64, 40);
     }
 }
+
+/// `Mesh::lone_moves`: advancing while every packet in the network is
+/// alone on its net moves each at once, as stepping would. Two networks
+/// take the same sparse random traffic (writes and read requests between
+/// nodes, now and then a packet through the eLink), one stepping every
+/// packet (`step_lone_trips(true)`), and are advanced to the same random
+/// cycles (packets often left midway), some with a node's queue watched:
+/// the same arrivals, freed places, cycles reached and state after each.
+fn lone_moves_check(geometry: Geometry, seed: u64, rounds: usize) -> u64 {
+    let mut rng = Rng::new(seed);
+    let mut stepped = Mesh::new(geometry, Params::DEFAULT).unwrap();
+    stepped.step_lone_trips(true);
+    let mut lone = Mesh::new(geometry, Params::DEFAULT).unwrap();
+    let mut next_dram = dram_of(&geometry);
+    let (mut out_s, mut out_l) = (Vec::new(), Vec::new());
+    let (mut freed_s, mut freed_l) = (Vec::new(), Vec::new());
+    for tag in 0..rounds as u64 {
+        // A packet now and then: mostly between nodes, on either net.
+        if rng.below(3) != 0 {
+            let t = stepped.now() + rng.below(3);
+            let (external, p) = match rng.below(10) {
+                0 => random_packet(&geometry, &mut rng, tag, &mut next_dram),
+                k => {
+                    let kind = if k % 2 == 0 {
+                        Kind::Write
+                    } else {
+                        Kind::ReadRequest
+                    };
+                    let src = node_of(&geometry, &mut rng);
+                    let dst = node_of(&geometry, &mut rng).addr(0x100);
+                    (
+                        false,
+                        Packet {
+                            tag,
+                            kind,
+                            src,
+                            dst,
+                            bytes: 4,
+                        },
+                    )
+                }
+            };
+            let (a, b) = if external {
+                (stepped.inject_external(t, p), lone.inject_external(t, p))
+            } else {
+                (stepped.inject(t, p), lone.inject(t, p))
+            };
+            assert_eq!(a, b, "seed {seed}, packet {tag}");
+            if !external && rng.below(6) == 0 {
+                // Another behind it in its node's queue.
+                let q = Packet {
+                    tag: tag | 1 << 40,
+                    ..p
+                };
+                assert_eq!(stepped.inject(t, q), lone.inject(t, q));
+            }
+        }
+        if rng.below(4) == 0 {
+            let n = node_of(&geometry, &mut rng);
+            assert_eq!(stepped.watch_queue(n), lone.watch_queue(n));
+        }
+        // To the next arrival, or a few cycles on.
+        // (Both asked: a bound is worked out when first asked for.)
+        let bound = stepped.earliest_arrival_bound();
+        assert_eq!(
+            bound,
+            lone.earliest_arrival_bound(),
+            "seed {seed}, round {tag}"
+        );
+        let to = match (rng.below(3), bound) {
+            (0, Some(b)) => b,
+            _ => stepped.now() + rng.below(12),
+        };
+        let (a, b) = if rng.below(2) == 0 {
+            (
+                stepped.advance_until_freed(to, &mut out_s, &mut freed_s),
+                lone.advance_until_freed(to, &mut out_l, &mut freed_l),
+            )
+        } else {
+            stepped.advance(to, &mut out_s);
+            lone.advance(to, &mut out_l);
+            (stepped.now(), lone.now())
+        };
+        let at = format!("seed {seed}, round {tag}, to {to}");
+        assert_eq!(a, b, "{at}");
+        assert_eq!(out_s, out_l, "{at}");
+        assert_eq!(freed_s, freed_l, "{at}");
+        assert_eq!(
+            stepped.earliest_arrival_bound(),
+            lone.earliest_arrival_bound(),
+            "{at}"
+        );
+        assert_eq!(stepped.next_event(), lone.next_event(), "{at}");
+        assert_eq!(lone.state_digest(), stepped.state_digest(), "{at}");
+    }
+    lone.lone_moves_made()
+}
+
+#[test]
+fn packets_alone_on_their_nets_move_as_stepped() {
+    let mut moved = lone_moves_check(Geometry::E16G301, 11, 20_000);
+    for (k, (rows, cols, side)) in [(8, 8, Side::East), (2, 3, Side::West), (1, 5, Side::South)]
+        .into_iter()
+        .enumerate()
+    {
+        moved += lone_moves_check(chip(rows, cols, side), 200 + k as u64, 5_000);
+    }
+    assert!(moved > 5_000, "{moved} advances with lone moves");
+}

@@ -57,6 +57,12 @@ impl MinTree {
         }
     }
 
+    /// Every slot's key, in slot order.
+    #[inline]
+    pub(crate) fn slots(&self) -> &[u64] {
+        &self.node[self.leaves..]
+    }
+
     /// The least key held and the least of the others ([`NONE`]: none).
     #[inline]
     pub(crate) fn first_two(&self) -> (u64, u64) {

@@ -345,6 +345,10 @@ pub struct Timed {
     nodes: Vec<NodeId>,
     by_hops: Vec<u64>,
     near: u64,
+    /// On a chip of at most [`REACH_SCAN`] cores, `latency(k, i)` at
+    /// `[i · cores + k]`, `u64::MAX` where `k == i` (`Timed::reach`
+    /// looks at every core's entry); empty on a larger one.
+    lat: Vec<u64>,
     /// Every core runs at most one cycle at a time (the reference order).
     pub strict: bool,
     /// Times a core that ran ahead had to go back.
@@ -450,6 +454,10 @@ enum Rank {
     Core = 1,
     Dma = 2,
 }
+
+/// The most cores for which `Timed::reach` looks at every core's entry
+/// (a table of latencies, `Timed::lat`) instead of searching the queue.
+const REACH_SCAN: usize = 64;
 
 /// The cycles a queue key holds (`Timed::queue`): 48 bits, the last
 /// value standing for every cycle from it on.
@@ -588,10 +596,26 @@ impl Timed {
             .copied()
             .unwrap_or(u64::MAX)
             .min(u64::MAX / 4);
+        let cores = nodes.len();
+        let lat = if cores <= REACH_SCAN {
+            (0..cores * cores)
+                .map(|x| {
+                    let (i, k) = (x / cores, x % cores);
+                    if i == k {
+                        u64::MAX
+                    } else {
+                        by_hops[nodes[k].hops(nodes[i]) as usize]
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Timed {
             nodes,
             by_hops,
             near,
+            lat,
             port_out,
             port_back,
             min_out,
@@ -772,7 +796,38 @@ impl Timed {
             .mesh
             .earliest_arrival_bound()
             .map_or(parked, |b| b.min(parked));
-        let best = std::cell::Cell::new(anywhere.saturating_add(near));
+        let start = anywhere.saturating_add(near);
+        if !self.lat.is_empty() {
+            // (Few cores: every entry is looked at, without the tree's
+            // pruning. The same least: every other core is at least `near`
+            // away, and an empty slot's or a parked core's cycle, read
+            // back as `u64::MAX - 1`, plus one or more is `u64::MAX`.)
+            let n = self.nodes.len();
+            let keys = &self.queue.slots()[..n];
+            let mut best = start;
+            if one {
+                for (k, &key) in keys.iter().enumerate() {
+                    if k != i {
+                        best = best.min(key_cycle(key).saturating_add(self.lookahead));
+                    }
+                }
+            } else {
+                let row = &self.lat[i * n..(i + 1) * n];
+                for (&key, &l) in keys.iter().zip(row) {
+                    best = best.min(key_cycle(key).saturating_add(l));
+                }
+            }
+            debug_assert_eq!(best, self.reach_search(i, one, start));
+            return best;
+        }
+        self.reach_search(i, one, start)
+    }
+
+    /// [`Timed::reach`] by a search of the queue's tree from `start`, the
+    /// bound from packets and refused injections.
+    fn reach_search(&self, i: usize, one: bool, start: u64) -> u64 {
+        let near = if one { self.lookahead } else { self.near };
+        let best = std::cell::Cell::new(start);
         // (No entry whose cycle plus the least latency is not below the
         // best yet can come sooner.)
         self.queue.search(

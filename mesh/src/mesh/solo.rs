@@ -494,6 +494,13 @@ impl Mesh {
         self.lone
     }
 
+    /// Advances in which packets alone on their nets moved at once
+    /// (`Mesh::lone_moves`; for tests).
+    #[doc(hidden)]
+    pub fn lone_moves_made(&self) -> u64 {
+        self.lone_moved
+    }
+
     /// Steps a lone packet's trip as any other (`off`), or does it at once
     /// (the default): for tests comparing the two.
     #[doc(hidden)]
@@ -671,6 +678,197 @@ impl Mesh {
                     self.lone += 1;
                     return true;
                 }
+            }
+        }
+    }
+}
+
+/// Where a packet alone on its net waits (`Mesh::lone_moves`): at a node
+/// interface (its key) or in input `port` of router `key`.
+#[derive(Clone, Copy, Debug)]
+enum Held {
+    Ni(usize),
+    Router(usize, usize),
+}
+
+/// The most packets [`Mesh::lone_moves`] moves (one per net).
+const LONE: usize = 3;
+
+impl Mesh {
+    /// Advancing to tick `limit` with every packet in the network alone
+    /// on its net (at a node interface or in a router, one wake-up pending
+    /// for each and nothing else: nothing at the eLink): each moves on by
+    /// itself up to `limit`, each agent on its way acting on it as
+    /// stepping would (the nets share no router, interface or queue, and
+    /// nothing else is there to meet it), arriving among the deliveries or
+    /// left where stepping would leave it, woken when it can next move.
+    /// False (nothing changed) otherwise, and when one would reach the
+    /// eLink's transmit side by `limit` or stepping would leave a wake-up
+    /// behind: a node interface reporting a freed place.
+    pub(super) fn lone_moves(&mut self, limit: u64) -> bool {
+        // (No wake-up but the packets': none of the eLink's sides, which
+        // are woken while they hold any. A router's buffers, validated
+        // positive, have room for each: nothing else is on its net.)
+        let packets = self.busy_nis.keys.len() + self.busy_routers.keys.len();
+        if packets == 0 || packets > LONE || self.wheel.pending() != packets {
+            return false;
+        }
+        // Each packet, where it waits, its first move's tick.
+        let mut held = [(Held::Ni(0), 0u64); LONE];
+        let mut nets = 0u8;
+        let mut first = u64::MAX;
+        let keys = self.busy_nis.keys.iter().map(|&k| (true, k as usize));
+        let keys = keys.chain(self.busy_routers.keys.iter().map(|&k| (false, k as usize)));
+        for (j, (at_ni, key)) in keys.enumerate() {
+            let net = key / self.n;
+            if nets & 1 << net != 0 {
+                return false;
+            }
+            nets |= 1 << net;
+            let (h, wake, s) = if at_ni {
+                let ni = &self.nis[key];
+                let (Some(&f), 1) = (ni.q.front(), ni.q.len()) else {
+                    return false;
+                };
+                if self.watched[key % self.n] {
+                    return false;
+                }
+                (Held::Ni(key), self.ni_wake[key], f.ready.max(ni.free))
+            } else {
+                let r = &self.routers[key];
+                if r.queued != 1 {
+                    return false;
+                }
+                let Some(port) = r.inputs.iter().position(|b| !b.q.is_empty()) else {
+                    return false;
+                };
+                let Some(&f) = r.inputs[port].q.front() else {
+                    return false;
+                };
+                let d = xy_step(self.coords[key % self.n], f.dst).index();
+                (
+                    Held::Router(key, port),
+                    self.router_wake[key],
+                    f.ready.max(r.out_busy[d]),
+                )
+            };
+            // (Its one wake-up is due by its move, in the future: a packet
+            // alone on its net is never held up for room.)
+            debug_assert!(wake <= s && wake > self.wheel.cur(), "{wake} {s}");
+            held[j] = (h, s);
+            first = first.min(s);
+        }
+        if first > limit {
+            return false;
+        }
+        // Every move first worked out (nothing changed if one cannot be
+        // made so), then made, the wake-ups pending replaced by those of
+        // the packets' next moves (past `limit`; the network stands at its
+        // last move, at or before it).
+        let mut last = 0;
+        for &(h, s) in &held[..packets] {
+            match self.lone_walk(h, s, limit, false) {
+                Some(t) => last = last.max(t),
+                None => return false,
+            }
+        }
+        self.wheel.clear_to(last);
+        for &(h, s) in &held[..packets] {
+            self.lone_walk(h, s, limit, true);
+        }
+        self.lone_moved += 1;
+        true
+    }
+
+    /// The moves of a packet alone on its net held at `h`, first moving
+    /// at tick `s`, up to tick `limit`: whether they can be made alone
+    /// (`apply` false: nothing changed), or made (`apply`); `Some` with
+    /// the tick of the last (0: none).
+    fn lone_walk(&mut self, h: Held, s: u64, limit: u64, apply: bool) -> Option<u64> {
+        let (hop, link) = (self.k.hop, self.k.link);
+        // Where it is, by which input, from when it may leave, and the
+        // tick of its next move.
+        let (mut at, mut input, mut ready, net, f) = match h {
+            Held::Ni(key) => {
+                let ni = &self.nis[key];
+                let &f = ni.q.front()?;
+                if s > limit {
+                    // Not moving before `limit`: woken as it was.
+                    if apply {
+                        self.wheel.push(s, super::NI | key as u32);
+                        self.ni_wake[key] = s;
+                    }
+                    return Some(0);
+                }
+                if apply {
+                    self.ni_wake[key] = NEVER;
+                    let ni = &mut self.nis[key];
+                    ni.q.pop_front();
+                    ni.free = s.saturating_add(self.k.ni);
+                    self.busy_nis.remove(key);
+                }
+                (key % self.n, LOCAL, s, key / self.n, f)
+            }
+            Held::Router(key, port) => {
+                let &f = self.routers[key].inputs[port].q.front()?;
+                if apply {
+                    self.router_wake[key] = NEVER;
+                    let r = &mut self.routers[key];
+                    r.inputs[port].q.pop_front();
+                    r.queued -= 1;
+                    r.for_nodes -= u32::from(f.to != EXTERNAL);
+                    self.busy_routers.remove(key);
+                }
+                (key % self.n, port, f.ready, key / self.n, f)
+            }
+        };
+        // (The node interface's move, if any.)
+        let mut last = if matches!(h, Held::Ni(_)) { s } else { 0 };
+        loop {
+            let d = xy_step(self.coords[at], f.dst).index();
+            let key = net * self.n + at;
+            let router = &mut self.routers[key];
+            let tick = ready.max(router.out_busy[d]);
+            if tick > limit {
+                // It waits here: woken for its move.
+                if apply {
+                    let mut g = f;
+                    g.ready = ready;
+                    router.inputs[input].q.push_back(g);
+                    self.router_gained(key, f.to != EXTERNAL);
+                    self.router_wake[key] = tick;
+                    self.wheel.push(tick, super::ROUTER | key as u32);
+                }
+                return Some(last);
+            }
+            let b = &mut router.inputs[input];
+            // (Nothing waits for room behind it: nothing else is on its
+            // net.)
+            debug_assert!(!b.waiting);
+            last = tick;
+            if apply {
+                b.popped_at = tick;
+                router.rr[d] = if input == 4 { 0 } else { input as u8 + 1 };
+                router.out_busy[d] = tick.saturating_add(link);
+                self.stats.link_mut(key, d).add(link, tick - ready);
+            }
+            match self.downstream(at, net, d) {
+                Down::Router(k, q) => {
+                    (at, input, ready) = (k % self.n, q, tick.saturating_add(hop));
+                    if apply {
+                        self.stats.totals.hops[net] += 1;
+                    }
+                }
+                Down::Eject => {
+                    if apply {
+                        self.node_flits -= 1;
+                        self.deliver(tick, at as u32, net, f.tag);
+                    }
+                    return Some(last);
+                }
+                // (A packet for external memory reaching the eLink's
+                // transmit side by `limit` is left to the steps.)
+                _ => return None,
             }
         }
     }
