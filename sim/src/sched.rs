@@ -1661,6 +1661,7 @@ impl Machine {
                 waiting: None,
                 block: Default::default(),
                 rounds: Vec::new(),
+                uncounted: 0,
                 pass: None,
                 fresh: true,
             })
@@ -1671,6 +1672,9 @@ impl Machine {
         let Some(solo) = self.cores[i].solo.as_deref_mut() else {
             return exit;
         };
+        // (The statistics of its series of trips taken at once written:
+        // `SoloLoads::settle`.)
+        solo.settle();
         std::mem::swap(&mut solo.mesh, &mut t.mesh);
         // (Its solo trips' router updates written: `Mesh::solo_settle`.)
         t.mesh.solo_settle();

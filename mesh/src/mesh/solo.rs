@@ -1273,6 +1273,25 @@ impl Mesh {
     /// otherwise.
     #[inline]
     pub fn solo_rounds_again(&mut self, r: &Rounds, t0: Cycle, loads: &[(u32, u8)]) -> bool {
+        let took = self.solo_rounds_again_uncounted(r, t0, loads);
+        if took {
+            self.solo_rounds_count(r, 1);
+        }
+        took
+    }
+
+    /// [`Mesh::solo_rounds_again`] but for the statistics, left to the
+    /// caller to write with [`Mesh::solo_rounds_count`] before anything
+    /// reads them ([`Mesh::stats`], [`Mesh::state_digest`]; the
+    /// differences of [`Mesh::solo_rounds_since`] from a mark are not
+    /// changed by writes left over the two).
+    #[inline]
+    pub fn solo_rounds_again_uncounted(
+        &mut self,
+        r: &Rounds,
+        t0: Cycle,
+        loads: &[(u32, u8)],
+    ) -> bool {
         if self.solo_way.gen != r.gen || self.solo_way.way.is_none() {
             return false;
         }
@@ -1318,13 +1337,27 @@ impl Mesh {
     /// the last series' (the others' are overwritten, or kept as the
     /// greatest), every count `m` times one series'.
     pub fn solo_rounds_more(&mut self, r: &Rounds, t0: Cycle, m: u64, last: Option<(u32, u8)>) {
+        self.solo_rounds_more_uncounted(r, t0, m, last);
+        self.solo_rounds_count(r, m);
+    }
+
+    /// [`Mesh::solo_rounds_more`] but for the statistics, left to the
+    /// caller as [`Mesh::solo_rounds_again_uncounted`] leaves them.
+    pub fn solo_rounds_more_uncounted(
+        &mut self,
+        r: &Rounds,
+        t0: Cycle,
+        m: u64,
+        last: Option<(u32, u8)>,
+    ) {
         if m > 0 {
             self.solo_rounds_write(r, t0, m, last);
         }
     }
 
     /// The writes of [`Mesh::solo_rounds_again`] for `m` series, the last
-    /// from `t0`, whose last load is `last`.
+    /// from `t0`, whose last load is `last`, but for the statistics
+    /// ([`Mesh::solo_rounds_count`]).
     #[inline(always)]
     fn solo_rounds_write(&mut self, r: &Rounds, t0: Cycle, m: u64, last: Option<(u32, u8)>) {
         let (c0, h0) = (t0, t0.wrapping_mul(2));
@@ -1356,6 +1389,14 @@ impl Mesh {
         *self.bounds.get_mut() = None;
         self.seq += c.seq * m;
         self.solo_way.fast += c.fast * m;
+    }
+
+    /// The statistics of `m` series of round trips `r` taken by
+    /// [`Mesh::solo_rounds_again_uncounted`] or
+    /// [`Mesh::solo_rounds_more_uncounted`] (each counter only grows, by
+    /// additions, saturating or not, that may be made in any order).
+    pub fn solo_rounds_count(&mut self, r: &Rounds, m: u64) {
+        let (w, c) = (r.way, &r.counts);
         let s = &mut self.stats;
         // (`m` saturating additions of `d` are one of `d * m`, saturated.)
         let add = |a: &mut LinkLoad, d: &LinkLoad| {

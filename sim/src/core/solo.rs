@@ -45,6 +45,10 @@ pub struct SoloLoads {
     /// The round trips of replayed blocks' loads, learnt to be taken
     /// again at once ([`SoloLoads::rounds_again`]).
     pub rounds: Vec<Kept>,
+    /// The kept records (bit `rid % KEPT`) with series of trips whose
+    /// statistics are not yet written to the network ([`Kept`]'s
+    /// `uncounted`; [`SoloLoads::settle`]).
+    pub uncounted: u64,
     /// The end cycle of the last block of this run replayed with its loads
     /// answered here that read nothing but DRAM (no DMA register either),
     /// if it was not the run's first block to answer loads here
@@ -70,6 +74,11 @@ pub struct Kept {
     busy_min: i64,
     last_max: i64,
     rounds: Rounds,
+    /// Series of these trips taken whose statistics are not yet written
+    /// to the network (`Mesh::solo_rounds_count`): written at once when
+    /// the run ends or the record's trips are learnt afresh
+    /// ([`SoloLoads::settle`]).
+    uncounted: u64,
 }
 
 /// Records whose round trips are kept (direct-mapped by record).
@@ -307,12 +316,41 @@ impl SoloLoads {
             return false;
         }
         let b = &self.block;
-        let rounds = &self.rounds[rid as usize % KEPT].rounds;
-        if b.n != solo.len() || !self.mesh.solo_rounds_again(rounds, base, &b.loads[..b.n]) {
+        let i = rid as usize % KEPT;
+        let k = &mut self.rounds[i];
+        if b.n != solo.len()
+            || !self
+                .mesh
+                .solo_rounds_again_uncounted(&k.rounds, base, &b.loads[..b.n])
+        {
             return false;
         }
+        k.uncounted += 1;
+        self.uncounted |= 1 << i;
         self.loads += solo.len() as u64;
         true
+    }
+
+    /// Writes the statistics of the series of trips taken and not yet
+    /// counted (`Kept`'s `uncounted`) to the network: to call before the
+    /// network goes back to the machine (or anything else reads its
+    /// statistics).
+    #[inline]
+    pub fn settle(&mut self) {
+        while self.uncounted != 0 {
+            let i = self.uncounted.trailing_zeros() as usize;
+            self.uncounted &= self.uncounted - 1;
+            self.count(i);
+        }
+    }
+
+    /// Writes the statistics of kept slot `i`'s uncounted series.
+    fn count(&mut self, i: usize) {
+        let k = &mut self.rounds[i];
+        let m = std::mem::take(&mut k.uncounted);
+        if m > 0 {
+            self.mesh.solo_rounds_count(&k.rounds, m);
+        }
     }
 
     /// Whether the loads answered in the block (`block`) of record
@@ -348,14 +386,14 @@ impl SoloLoads {
     /// last load `last` ([`Mesh::solo_rounds_more`]), and counts their
     /// loads.
     pub fn rounds_more(&mut self, rid: u32, base: u64, m: u64, last: Option<(u32, u8)>) {
-        let Some(k) = self
-            .rounds
-            .get(rid as usize % KEPT)
-            .filter(|k| k.rid == rid)
-        else {
+        let i = rid as usize % KEPT;
+        let Some(k) = self.rounds.get_mut(i).filter(|k| k.rid == rid) else {
             unreachable!("invariant: rounds_fit found the record's trips kept");
         };
-        self.mesh.solo_rounds_more(&k.rounds, base, m, last);
+        self.mesh
+            .solo_rounds_more_uncounted(&k.rounds, base, m, last);
+        k.uncounted += m;
+        self.uncounted |= 1 << i;
         self.loads += m * k.n as u64;
     }
 
@@ -395,6 +433,7 @@ impl SoloLoads {
             busy_min: bounds.1,
             last_max: bounds.2,
             rounds,
+            uncounted: 0,
         };
         kept.solo[..n].copy_from_slice(solo);
         let i = rid as usize % KEPT;
@@ -407,6 +446,10 @@ impl SoloLoads {
                     ..kept
                 },
             );
+        }
+        if self.uncounted & 1 << i != 0 {
+            self.uncounted &= !(1 << i);
+            self.count(i);
         }
         self.rounds[i] = kept;
     }
