@@ -752,9 +752,12 @@ impl Mesh {
                     f.ready.max(r.out_busy[d]),
                 )
             };
-            // (Its one wake-up is due by its move, in the future: a packet
-            // alone on its net is never held up for room.)
-            debug_assert!(wake <= s && wake > self.wheel.cur(), "{wake} {s}");
+            // Stepping moves it at its wake-up (or, earlier, finds its
+            // output busy and wakes it for its move): only then does it
+            // move at `s`.
+            if wake > s {
+                return false;
+            }
             held[j] = (h, s);
             first = first.min(s);
         }
