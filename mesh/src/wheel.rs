@@ -84,8 +84,6 @@ impl Wheel {
         self.cur = self.cur.max(at);
     }
 
-    /// Makes `at` (the result of [`Wheel::next`]) the current tick and
-    /// moves its wake-ups into `due`.
     /// Drops every wake-up pending and stands at tick `at` (if later).
     pub(crate) fn clear_to(&mut self, at: u64) {
         while self.full != 0 {
@@ -98,6 +96,8 @@ impl Wheel {
         self.cur = self.cur.max(at);
     }
 
+    /// Makes `at` (the result of [`Wheel::next`]) the current tick and
+    /// moves its wake-ups into `due`.
     pub(crate) fn take(&mut self, at: u64, due: &mut Vec<u32>) {
         self.cur = at;
         let slot = &mut self.slots[(at & MASK) as usize];
