@@ -222,3 +222,37 @@ fn stores_to_dram_posted_in_a_run_time_as_in_strict_order() {
         assert!(solo > 500, "{name}: only {solo} loads timed alone");
     }
 }
+
+#[test]
+fn kept_round_trips_name_their_record_by_id_and_the_memo_s_epoch() {
+    // dram_repeat alone and strcmp-dram-short with each core's memo
+    // forgetting every record after 20 (`Memo::max_records`): ids name
+    // other records again, so the round trips kept for a record's replay
+    // (`SoloLoads::rounds_again`) are taken for one of the same id only
+    // in the same epoch (`Memo::epoch`). Compared by id alone, a later
+    // record whose loads issue elsewhere took an earlier one's kept trips:
+    // both differ from strict order (strcmp-dram-short then stops at a
+    // store to DRAM sent behind the network).
+    for (name, elf, group) in [
+        ("dram_repeat, 20 records", "multi/dram_repeat.elf", true),
+        (
+            "strcmp-dram-short, 20 records",
+            "bench/strcmp-dram-short.elf",
+            false,
+        ),
+    ] {
+        let make = || {
+            let mut m = if group {
+                machine_with_group(elf, Config::parallella16(), 1, 1)
+            } else {
+                machine_with_elf(elf, Config::parallella16())
+            };
+            for c in &mut m.cores {
+                c.memo.max_records = 20;
+            }
+            m
+        };
+        let (_, solo) = fast_is_strict(name, make);
+        assert!(solo > 1_000, "{name}: only {solo} loads timed alone");
+    }
+}

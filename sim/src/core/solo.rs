@@ -79,13 +79,15 @@ pub struct Posted {
 }
 
 /// The round trips of the loads of a record's replay ([`Rounds`]): the
-/// record, and its loads' trips (which decide them with the network's
-/// way and the eLink's breaks).
+/// record, named by its id and the memo's epoch (`Memo::epoch`: a record
+/// never changes, and an id names another record only after the memo
+/// forgot every one, which advances the epoch), whose loads' trips decide
+/// them with the network's way and the eLink's breaks; and how many.
 #[derive(Clone, Copy, Debug)]
 pub struct Kept {
     rid: u32,
+    epoch: u32,
     n: usize,
-    solo: [Sent; BLOCK_LOADS],
     /// Relative to the replay's base: the last issue, the least busy time
     /// of the read port before a load, and the latest end of a trip as
     /// [`SoloLoads::trip_to`] bounds it (`SoloLoads::in_time`).
@@ -433,9 +435,9 @@ impl SoloLoads {
         b + busy >= 0 && self.ends_in_time((b + issue) as u64, (b + last) as u64, limit, margin)
     }
 
-    /// The trips of the loads of record `rid`'s replay from `base`
-    /// (`solo`: as the record has them, each checked to arrive as
-    /// recorded) at once, as a replay learnt them
+    /// The trips of the `n` loads of record `rid`'s replay from `base`
+    /// (as the record has them, each checked to arrive as recorded; the
+    /// record of the memo's `epoch`) at once, as a replay learnt them
     /// ([`SoloLoads::rounds_learn`]) if the network lets them go so
     /// ([`Mesh::solo_rounds_again`]) and each ends in time: the network and
     /// the count of loads as sending each would leave them. False, nothing
@@ -444,15 +446,14 @@ impl SoloLoads {
     pub fn rounds_again(
         &mut self,
         rid: u32,
-        solo: &[Sent],
+        epoch: u32,
+        n: usize,
         base: u64,
         limit: u64,
         margin: u64,
     ) -> bool {
         let bounds = match self.rounds.get(rid as usize % KEPT) {
-            Some(k) if k.rid == rid && k.n == solo.len() && k.solo[..k.n] == *solo => {
-                (k.issue_max, k.busy_min, k.last_max)
-            }
+            Some(k) if k.rid == rid && k.epoch == epoch => (k.issue_max, k.busy_min, k.last_max),
             _ => return false,
         };
         if !self.in_time(bounds, base, limit, margin) {
@@ -461,7 +462,7 @@ impl SoloLoads {
         let b = &self.block;
         let i = rid as usize % KEPT;
         let k = &mut self.rounds[i];
-        if b.n != solo.len()
+        if b.n != n
             || !self
                 .mesh
                 .solo_rounds_again_uncounted(&k.rounds, base, &b.loads[..b.n])
@@ -470,7 +471,7 @@ impl SoloLoads {
         }
         k.uncounted += 1;
         self.uncounted |= 1 << i;
-        self.loads += solo.len() as u64;
+        self.loads += n as u64;
         true
     }
 
@@ -541,6 +542,7 @@ impl SoloLoads {
     }
 
     /// Learns the trips just sent for the loads of record `rid`'s replay
+    /// (the record of the memo's `epoch`)
     /// from `base` (`solo`, each found to arrive as recorded; the network
     /// as `mark` before them, the first one's response leaving at
     /// `leave1`), for [`SoloLoads::rounds_again`].
@@ -549,6 +551,7 @@ impl SoloLoads {
         &mut self,
         params: &Params,
         rid: u32,
+        epoch: u32,
         solo: &[Sent],
         mark: &SoloMark,
         base: u64,
@@ -568,17 +571,16 @@ impl SoloLoads {
         else {
             return;
         };
-        let mut kept = Kept {
+        let kept = Kept {
             rid,
+            epoch,
             n,
-            solo: [Sent::default(); BLOCK_LOADS],
             issue_max: bounds.0,
             busy_min: bounds.1,
             last_max: bounds.2,
             rounds,
             uncounted: 0,
         };
-        kept.solo[..n].copy_from_slice(solo);
         let i = rid as usize % KEPT;
         if self.rounds.len() < KEPT {
             // (Filled on first use.)
