@@ -208,6 +208,9 @@ pub struct Memo {
     /// Advances whenever `records` is emptied: a [`Chain`] names records
     /// of one epoch.
     epoch: u32,
+    /// Records made before the memo starts over ([`MAX_RECORDS`]; a test
+    /// sets fewer to make it forget often, `sim/tests/solo.rs`).
+    pub max_records: u32,
     pub hits: u64,
     /// Hits found by following a [`Chain`] (no key built).
     pub followed: u64,
@@ -307,7 +310,7 @@ impl Run {
 const ENTRIES: usize = 1 << 14;
 
 /// Records made before the memo starts over.
-const MAX_RECORDS: usize = 1 << 16;
+pub const MAX_RECORDS: usize = 1 << 16;
 
 impl Default for Memo {
     fn default() -> Self {
@@ -325,6 +328,7 @@ impl Memo {
             filled: 0,
             generation: 0,
             epoch: 0,
+            max_records: MAX_RECORDS as u32,
             hits: 0,
             followed: 0,
             misses: 0,
@@ -371,7 +375,7 @@ impl Memo {
             }
             self.entries[i / 64] |= 1 << (i % 64);
         }
-        if self.records.len() >= MAX_RECORDS {
+        if self.records.len() >= self.max_records as usize {
             self.clear();
         }
         let len = self.table.len();
@@ -389,6 +393,13 @@ impl Memo {
         }
         self.table[i] = Some((self.key.as_words().into(), id));
         id
+    }
+
+    /// Advances whenever every record is forgotten: a record is named by
+    /// its id and this (`core::solo::Kept`).
+    #[inline]
+    pub fn epoch(&self) -> u32 {
+        self.epoch
     }
 
     fn clear(&mut self) {

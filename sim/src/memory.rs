@@ -342,6 +342,14 @@ impl CodeMem {
         changed
     }
 
+    /// Whether [`CodeMem::store_plain`] of an aligned `len` bytes at `off`
+    /// would write them: they lie in the memory, in 16 bytes no cached
+    /// block decoded.
+    #[inline]
+    pub fn plain_at(&self, off: u32, len: u32) -> bool {
+        self.contains(off, len) && self.code.get(off as usize >> 4) == Some(&0)
+    }
+
     /// Writes the low `len` (1, 2, 4 or 8) bytes of `value` little-endian
     /// at `off`, which is aligned to `len`, if they lie inside this memory
     /// and no decoded code lies within the 16 bytes around them: the fast

@@ -1664,10 +1664,14 @@ impl Machine {
                 uncounted: 0,
                 pass: None,
                 fresh: true,
+                posted: None,
+                counted: false,
             })
         });
         std::mem::swap(&mut solo.mesh, &mut t.mesh);
         solo.until = t.solo_until;
+        let ev = crate::timing::mesh_events(core.regs.meshconfig, 1);
+        solo.counted = ev.mesh0 | ev.mesh1 != 0;
         let exit = self.run_core_inner(t, i, horizon);
         let Some(solo) = self.cores[i].solo.as_deref_mut() else {
             return exit;
@@ -1681,7 +1685,11 @@ impl Machine {
         solo.until = 0;
         (solo.pass, solo.fresh) = (None, true);
         t.solo_loads += std::mem::take(&mut solo.loads);
-        if let Some(w) = solo.waiting.take() {
+        let (posted, waiting) = (solo.posted.take(), solo.waiting.take());
+        if let Some(w) = posted {
+            self.send_posted(t, i, w.access, w.issue);
+        }
+        if let Some(w) = waiting {
             // Its request reached external memory and read there; the
             // response could not be timed in the run: it is sent as
             // usual (`external_arrival`) and the core waits for it.
@@ -1696,6 +1704,25 @@ impl Machine {
             return None;
         }
         exit
+    }
+
+    /// Sends core `i`'s store `access` to DRAM, answered in a run lent the
+    /// network and not landed there (`SoloLoads::post`), at its `issue`:
+    /// as [`Machine::emit`] would have sent it then, the earliest action
+    /// of all (nothing else acts before the run's `solo_until`, which it
+    /// issued before), into the idle network (whose queues are empty) and
+    /// not behind it (the run's trips all ended before the store issued).
+    fn send_posted(&mut self, t: &mut Timed, i: usize, access: RemoteAccess, issue: u64) {
+        debug_assert_eq!(self.way_out(i, access), Way::Mesh { external: true });
+        debug_assert!(t.mesh.now() <= issue, "a posted store behind the network");
+        let (_, packet) = self.access_packet(t, i, access);
+        self.mesh_to(t, issue);
+        let sent = t.mesh.inject(issue, packet);
+        assert!(
+            sent.is_ok(),
+            "invariant: an idle network takes a posted store"
+        );
+        t.dram_writes[i] += 1;
     }
 
     /// [`Machine::run_core_raw`] with the network where it is.

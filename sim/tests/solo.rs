@@ -200,3 +200,59 @@ fn a_long_dma_ending_while_a_core_waits_on_dram_is_taken_as_in_strict_order() {
     assert!(out.contains("dma_irq_dram: sum 127540\n"), "{out}");
     assert!(out.contains("dma_irq_dram: dst 1693950417\n"), "{out}");
 }
+
+#[test]
+fn stores_to_dram_posted_in_a_run_time_as_in_strict_order() {
+    // Core (0,0)'s byte stores to DRAM, each answered in its run and its
+    // write kept (`SoloLoads::post`), then a wait of 0 to about 120
+    // cycles and a load of the stored byte (the read waits for the write)
+    // or one after it, now and then two stores in a row: the write lands
+    // in the run when its trip surely ends before the next load or store
+    // and before anything else acts (`SoloLoads::land`), else the machine
+    // sends it at its issue when the run ends; ranks 1 and 2 write into
+    // (0,0)'s mailboxes (rank 2 to DRAM too) at varying intervals. Alone
+    // on 1x1, and among them on 1x2 and 4x4.
+    for (rows, cols) in [(1, 1), (1, 2), (4, 4)] {
+        let name = format!("dram_post {rows}x{cols}");
+        let (out, solo) = fast_is_strict(&name, || {
+            machine_with_group("multi/dram_post.elf", Config::parallella16(), rows, cols)
+        });
+        assert!(out.contains("dram_post: sum "), "{name}: {out}");
+        assert!(!out.contains("FAIL"), "{name}: {out}");
+        assert!(solo > 500, "{name}: only {solo} loads timed alone");
+    }
+}
+
+#[test]
+fn kept_round_trips_name_their_record_by_id_and_the_memo_s_epoch() {
+    // dram_repeat alone and strcmp-dram-short with each core's memo
+    // forgetting every record after 20 (`Memo::max_records`): ids name
+    // other records again, so the round trips kept for a record's replay
+    // (`SoloLoads::rounds_again`) are taken for one of the same id only
+    // in the same epoch (`Memo::epoch`). Compared by id alone, a later
+    // record whose loads issue elsewhere took an earlier one's kept trips:
+    // both differ from strict order (strcmp-dram-short then stops at a
+    // store to DRAM sent behind the network).
+    for (name, elf, group) in [
+        ("dram_repeat, 20 records", "multi/dram_repeat.elf", true),
+        (
+            "strcmp-dram-short, 20 records",
+            "bench/strcmp-dram-short.elf",
+            false,
+        ),
+    ] {
+        let make = || {
+            let mut m = if group {
+                machine_with_group(elf, Config::parallella16(), 1, 1)
+            } else {
+                machine_with_elf(elf, Config::parallella16())
+            };
+            for c in &mut m.cores {
+                c.memo.max_records = 20;
+            }
+            m
+        };
+        let (_, solo) = fast_is_strict(name, make);
+        assert!(solo > 1_000, "{name}: only {solo} loads timed alone");
+    }
+}

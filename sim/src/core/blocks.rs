@@ -945,7 +945,7 @@ fn solo_block<const REC: bool>(
         let r = memo.record(rid);
         // All of them at once, as a replay of the record sent them before
         // (`SoloLoads::rounds_again`).
-        if solo.rounds_again(rid, r.solo(), base, limit, margin) {
+        if solo.rounds_again(rid, memo.epoch(), r.solo().len(), base, limit, margin) {
             let quiet = pipe.quiet;
             let mut issue = replay_record(pipe, stats, memo, rid, base, target, quiet, now);
             if target == Some(entry) && steady(solo, now0) {
@@ -1028,6 +1028,7 @@ fn solo_block<const REC: bool>(
                 solo.rounds_learn(
                     &pipe.params,
                     rid,
+                    memo.epoch(),
                     r.solo(),
                     &mark,
                     base,
@@ -1303,6 +1304,8 @@ fn solo_repeat<const REC: bool>(
     let n = insns.len();
     let codes0 = bus.codes;
     let nsolo = bus.solo.as_deref().map_or(0, |x| x.block.n);
+    // (No record is made or forgotten here.)
+    let epoch = memo.epoch();
     if last != Some(Step::Jump { target: entry })
         || codes0.external
         || codes0.n != nsolo
@@ -1502,7 +1505,7 @@ fn solo_repeat<const REC: bool>(
                             solo.rounds_more(rid, last_base, deferred, last_load);
                             deferred = 0;
                         }
-                        if solo.rounds_again(rid, r.solo(), base, limit, margin) {
+                        if solo.rounds_again(rid, epoch, nsolo, base, limit, margin) {
                             clear = written;
                             written = true;
                             next = next_of(load);

@@ -546,7 +546,7 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
             let off = crate::machine::dram_offset(self.chip, self.ext_base, solo.ext_size, addr);
             return Some(self.dram.read(off, len));
         }
-        if self.answer.is_some() || solo.block.n == BLOCK_LOADS {
+        if self.answer.is_some() || solo.block.n == BLOCK_LOADS || solo.posted.is_some() {
             return None;
         }
         // (Whether the network takes `addr` to external memory depends on
@@ -794,7 +794,13 @@ impl<'a, const REC: bool> CoreBus<'a, REC> {
                 Some(i) => self.regs.link[i] = v,
                 None => return false,
             },
-            0x700 => self.regs.meshconfig = v,
+            0x700 => {
+                self.regs.meshconfig = v;
+                // (Its timers may count its mesh traffic from here.)
+                if let Some(solo) = self.solo.as_deref_mut() {
+                    solo.counted = true;
+                }
+            }
             0x708 => self.regs.multicast = v & 0xfff,
             0x70C => {
                 // Writing 1 then 0 resets the core (isa.md §3.2).

@@ -1591,7 +1591,8 @@ impl Core {
                     match bus.deferred.take() {
                         Some(access) if TIMED && !TRACE => {
                             // A load from DRAM alone on its way: answered
-                            // here (`SoloLoads`).
+                            // here (`SoloLoads`); so is a store to DRAM,
+                            // posted (`SoloLoads::load`).
                             // (Not if its request went in its block and
                             // the core waits for the response.)
                             let solo = bus.solo.as_deref_mut().filter(|x| x.waiting.is_none());

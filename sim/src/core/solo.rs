@@ -57,16 +57,37 @@ pub struct SoloLoads {
     /// run.
     pub pass: Option<u64>,
     pub fresh: bool,
+    /// A store to DRAM answered in the run and not yet sent
+    /// ([`SoloLoads::post`]): its write lands in the run once the core's
+    /// next load from DRAM or store to DRAM shows that nothing of the
+    /// core's could meet it ([`SoloLoads::land`]); else the machine sends
+    /// it at its issue when the run ends (`Machine::send_posted`).
+    pub posted: Option<Posted>,
+    /// The core's timers count its mesh traffic (MESHCONFIG, set at the
+    /// run's start and by a write of it in the run): no store is posted
+    /// (its caller counts an answer's two packets).
+    pub counted: bool,
+}
+
+/// See [`SoloLoads::posted`]: the store and its issue.
+#[derive(Clone, Copy, Debug)]
+pub struct Posted {
+    pub access: RemoteAccess,
+    pub issue: u64,
+    off: u32,
+    value: u64,
 }
 
 /// The round trips of the loads of a record's replay ([`Rounds`]): the
-/// record, and its loads' trips (which decide them with the network's
-/// way and the eLink's breaks).
+/// record, named by its id and the memo's epoch (`Memo::epoch`: a record
+/// never changes, and an id names another record only after the memo
+/// forgot every one, which advances the epoch), whose loads' trips decide
+/// them with the network's way and the eLink's breaks; and how many.
 #[derive(Clone, Copy, Debug)]
 pub struct Kept {
     rid: u32,
+    epoch: u32,
     n: usize,
-    solo: [Sent; BLOCK_LOADS],
     /// Relative to the replay's base: the last issue, the least busy time
     /// of the read port before a load, and the latest end of a trip as
     /// [`SoloLoads::trip_to`] bounds it (`SoloLoads::in_time`).
@@ -107,18 +128,54 @@ pub enum Outcome {
 impl SoloLoads {
     /// Core `id`'s load `access`, issuing at `issue` in a run that ends
     /// at `limit`; `busy` is external memory's read port (advanced when
-    /// the load reads).
+    /// the load reads). A load from DRAM goes after the store kept, if
+    /// any, landed ([`SoloLoads::land`]: the machine holds the load
+    /// behind it); a store to DRAM is posted ([`SoloLoads::post`]:
+    /// answered at once, with no latency).
     #[allow(clippy::too_many_arguments)]
     pub fn load(
         &mut self,
         id: CoreId,
         params: &Params,
         busy: &mut u64,
-        dram: &CodeMem,
+        dram: &mut CodeMem,
         access: RemoteAccess,
         issue: u64,
         limit: u64,
     ) -> Outcome {
+        if self.posted.is_some() || access.kind != RemoteKind::Load {
+            return self.post_or_land(id, params, busy, dram, access, issue, limit);
+        }
+        self.trip(id, params, busy, dram, access, issue, limit, 0).0
+    }
+
+    /// [`SoloLoads::load`] of a store, or of a load with a store kept.
+    #[allow(clippy::too_many_arguments)]
+    #[cold]
+    #[inline(never)]
+    fn post_or_land(
+        &mut self,
+        id: CoreId,
+        params: &Params,
+        busy: &mut u64,
+        dram: &mut CodeMem,
+        access: RemoteAccess,
+        issue: u64,
+        limit: u64,
+    ) -> Outcome {
+        if let RemoteKind::Store(_) = access.kind {
+            if !self.post(id, dram, access, issue, limit) {
+                return Outcome::No;
+            }
+            return Outcome::Answered(Answer {
+                addr: access.addr,
+                value: Ok(0),
+                latency: 0,
+            });
+        }
+        if !self.land(id, dram, issue) {
+            return Outcome::No;
+        }
         self.trip(id, params, busy, dram, access, issue, limit, 0).0
     }
 
@@ -250,6 +307,94 @@ impl SoloLoads {
 }
 
 impl SoloLoads {
+    /// Core `id`'s store `access` to DRAM issuing at `issue` (answered at
+    /// once, with no latency, as the machine answers a store it sends at
+    /// its issue: posted), if the run may keep it: one to external memory
+    /// through the eLink, issuing before anything else acts (`until`) and
+    /// before the run's end `limit`, after the store kept before it, if
+    /// any, landed ([`SoloLoads::land`]). Until it lands here, its write
+    /// is not made (the core's loads from DRAM wait for it, as the
+    /// machine holds them behind its stores: `solo_answer` answers none
+    /// meanwhile, [`SoloLoads::load`]'s caller lands it first), and the
+    /// core's next store to DRAM lands it or ends the run; anything else
+    /// the core sends, or the run's end, leaves it to the machine, which
+    /// sends it at its issue (the earliest action of all then: nothing
+    /// else acts before `until`, and the run is final, never lent while
+    /// running ahead). False, nothing kept, otherwise.
+    pub fn post(
+        &mut self,
+        id: CoreId,
+        dram: &mut CodeMem,
+        access: RemoteAccess,
+        issue: u64,
+        limit: u64,
+    ) -> bool {
+        let RemoteKind::Store(value) = access.kind else {
+            return false;
+        };
+        if self.until == 0
+            || self.counted
+            || issue >= self.until
+            || issue >= limit
+            || self.waiting.is_some()
+            || self.chip.contains(access.addr >> 20)
+            || (self.posted.is_some() && !self.land(id, dram, issue))
+        {
+            return false;
+        }
+        let off = crate::machine::dram_offset(self.chip, self.ext_base, self.ext_size, access.addr);
+        if off >= self.ext_size
+            || !matches!(
+                self.mesh.geometry().classify(access.addr),
+                Target::External(_)
+            )
+        {
+            return false;
+        }
+        self.posted = Some(Posted {
+            access,
+            issue,
+            off,
+            value,
+        });
+        true
+    }
+
+    /// Lands the store kept ([`SoloLoads::post`]) in the run if its
+    /// write surely reaches external memory by `before` (the issue of the
+    /// core's next load or store to DRAM: nothing of the core's meets it
+    /// on its way or at the eLink, and its own later load reads after it
+    /// as the machine holds that one behind it) and before anything else
+    /// acts (`until`), and it writes no decoded code (which a block of the
+    /// run could have read since: left to the machine): the write crosses
+    /// the idle network alone (`Mesh::solo_inject`, which leaves it as
+    /// stepping would) and is made. True if none is kept now.
+    pub fn land(&mut self, id: CoreId, dram: &mut CodeMem, before: u64) -> bool {
+        let Some(w) = self.posted else {
+            return true;
+        };
+        let by = w.issue.saturating_add(self.bound);
+        let len = w.access.size.bytes();
+        if by > before || by >= self.until || !dram.plain_at(w.off, len) {
+            return false;
+        }
+        let p = Packet {
+            tag: u64::MAX,
+            kind: Kind::Write,
+            src: NodeId::new(id.row, id.col),
+            dst: w.access.addr,
+            bytes: len as u8,
+        };
+        let Some(arrived) = self.mesh.solo_inject(w.issue, p) else {
+            return false;
+        };
+        debug_assert!(arrived.at <= before && arrived.at < self.until);
+        let wrote = dram.store_plain(w.off, len, w.value);
+        debug_assert!(wrote, "invariant: plain_at found no code near it");
+        self.posted = None;
+        true
+    }
+
     /// Whether a trip issued at `issue` whose response is back by `last`
     /// is timed here: it issues before the run's end, and the response is
     /// back `margin` cycles before the run's end and before anything else
@@ -290,9 +435,9 @@ impl SoloLoads {
         b + busy >= 0 && self.ends_in_time((b + issue) as u64, (b + last) as u64, limit, margin)
     }
 
-    /// The trips of the loads of record `rid`'s replay from `base`
-    /// (`solo`: as the record has them, each checked to arrive as
-    /// recorded) at once, as a replay learnt them
+    /// The trips of the `n` loads of record `rid`'s replay from `base`
+    /// (as the record has them, each checked to arrive as recorded; the
+    /// record of the memo's `epoch`) at once, as a replay learnt them
     /// ([`SoloLoads::rounds_learn`]) if the network lets them go so
     /// ([`Mesh::solo_rounds_again`]) and each ends in time: the network and
     /// the count of loads as sending each would leave them. False, nothing
@@ -301,15 +446,14 @@ impl SoloLoads {
     pub fn rounds_again(
         &mut self,
         rid: u32,
-        solo: &[Sent],
+        epoch: u32,
+        n: usize,
         base: u64,
         limit: u64,
         margin: u64,
     ) -> bool {
         let bounds = match self.rounds.get(rid as usize % KEPT) {
-            Some(k) if k.rid == rid && k.n == solo.len() && k.solo[..k.n] == *solo => {
-                (k.issue_max, k.busy_min, k.last_max)
-            }
+            Some(k) if k.rid == rid && k.epoch == epoch => (k.issue_max, k.busy_min, k.last_max),
             _ => return false,
         };
         if !self.in_time(bounds, base, limit, margin) {
@@ -318,7 +462,7 @@ impl SoloLoads {
         let b = &self.block;
         let i = rid as usize % KEPT;
         let k = &mut self.rounds[i];
-        if b.n != solo.len()
+        if b.n != n
             || !self
                 .mesh
                 .solo_rounds_again_uncounted(&k.rounds, base, &b.loads[..b.n])
@@ -327,7 +471,7 @@ impl SoloLoads {
         }
         k.uncounted += 1;
         self.uncounted |= 1 << i;
-        self.loads += solo.len() as u64;
+        self.loads += n as u64;
         true
     }
 
@@ -398,6 +542,7 @@ impl SoloLoads {
     }
 
     /// Learns the trips just sent for the loads of record `rid`'s replay
+    /// (the record of the memo's `epoch`)
     /// from `base` (`solo`, each found to arrive as recorded; the network
     /// as `mark` before them, the first one's response leaving at
     /// `leave1`), for [`SoloLoads::rounds_again`].
@@ -406,6 +551,7 @@ impl SoloLoads {
         &mut self,
         params: &Params,
         rid: u32,
+        epoch: u32,
         solo: &[Sent],
         mark: &SoloMark,
         base: u64,
@@ -425,17 +571,16 @@ impl SoloLoads {
         else {
             return;
         };
-        let mut kept = Kept {
+        let kept = Kept {
             rid,
+            epoch,
             n,
-            solo: [Sent::default(); BLOCK_LOADS],
             issue_max: bounds.0,
             busy_min: bounds.1,
             last_max: bounds.2,
             rounds,
             uncounted: 0,
         };
-        kept.solo[..n].copy_from_slice(solo);
         let i = rid as usize % KEPT;
         if self.rounds.len() < KEPT {
             // (Filled on first use.)
